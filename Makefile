@@ -1,0 +1,71 @@
+# Two commands matter: `make run` and `make test`. Everything else is a helper they call.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+STORAGE_PORT ?= 8001
+MEMORY_PORT ?= 8002
+
+.PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
+	install setup-storage setup-memory bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# Each service gets its own secret, made once and kept under var/ (git-ignored).
+var/%.secret:
+	@mkdir -p var
+	@umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(48))" > $@
+
+setup-storage: install var/storage.secret
+	@SECRET_KEY=$$(cat var/storage.secret) $(BIN)/python -m storage_service migrate --noinput -v 0
+	@SECRET_KEY=$$(cat var/storage.secret) $(BIN)/python -m storage_service demo
+
+setup-memory: install var/memory.secret
+	@SECRET_KEY=$$(cat var/memory.secret) $(BIN)/python -m memory_service migrate --noinput -v 0
+	@SECRET_KEY=$$(cat var/memory.secret) $(BIN)/python -m memory_service demo
+
+STORAGE_SERVE = SECRET_KEY=$$(cat var/storage.secret) $(BIN)/gunicorn \
+	-c deploy/storage/gunicorn.conf.py -b 127.0.0.1:$(STORAGE_PORT) storage_service.wsgi:application
+MEMORY_SERVE = SECRET_KEY=$$(cat var/memory.secret) $(BIN)/gunicorn \
+	-c deploy/memory/gunicorn.conf.py -b 127.0.0.1:$(MEMORY_PORT) memory_service.wsgi:application
+
+run: setup-storage setup-memory
+	@echo "storage: http://127.0.0.1:$(STORAGE_PORT)/v1/   memory: http://127.0.0.1:$(MEMORY_PORT)/api/v1/   (Ctrl-C stops both)"
+	@trap 'kill 0' INT TERM EXIT; $(STORAGE_SERVE) & $(MEMORY_SERVE) & wait
+
+run-storage: setup-storage
+	@$(STORAGE_SERVE)
+
+run-memory: setup-memory
+	@$(MEMORY_SERVE)
+
+# pytest-django loads one settings module per run, so each suite is its own run.
+test: test-shared test-storage test-memory
+
+test-shared: install
+	$(BIN)/pytest tests/shared --ds tests.shared.settings
+
+test-storage: install
+	$(BIN)/pytest tests/storage --ds tests.storage.settings
+
+test-memory: install
+	$(BIN)/pytest tests/memory --ds tests.memory.settings
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache *.egg-info

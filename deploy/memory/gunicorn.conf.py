@@ -1,0 +1,13 @@
+"""Gunicorn settings for the memory service; bind with -b or GUNICORN_CMD_ARGS."""
+
+import multiprocessing
+import os
+
+workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() + 1)))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+worker_class = "gthread"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+accesslog = "-"
+# The default access log format has no headers, so Authorization never reaches the log.
+errorlog = "-"

@@ -1,0 +1,1 @@
+"""Plain Python that both services need: API key secrets and rate limiting."""

@@ -1,0 +1,170 @@
+"""Fixed-window rate limiting: windows, shared counters and the response header values.
+
+A window is one clock hour (``[start, start + length)`` in Unix seconds). Every request adds one
+to its bucket's counter for the current window, allowed or not, so the count is simply "requests
+seen this hour". Counters must be shared by every process and host that serves the API, so they
+live in Redis (``INCR``) or in one database table (an upsert), both atomic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+HOUR = 3600
+
+
+@dataclass(frozen=True)
+class Window:
+    start: int
+    length: int = HOUR
+
+    @property
+    def reset(self) -> int:
+        """Unix time in seconds at which this window ends and the next one starts."""
+        return self.start + self.length
+
+
+def window_at(now: float, length: int = HOUR) -> Window:
+    """Return the fixed window that contains the Unix time ``now``."""
+    start = int(now) - int(now) % length
+    return Window(start=start, length=length)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one counted request: its figures and the headers that report them."""
+
+    limit: int
+    count: int
+    window: Window
+    now: int
+
+    @property
+    def allowed(self) -> bool:
+        return self.count <= self.limit
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - self.count)
+
+    @property
+    def seconds_to_reset(self) -> int:
+        return max(0, self.window.reset - self.now)
+
+    def headers(self, policy: str = "hourly") -> dict[str, str]:
+        """Return the ``X-RateLimit-*`` headers and the IETF ``RateLimit`` and ``RateLimit-Policy``.
+
+        The IETF fields follow draft-ietf-httpapi-ratelimit-headers (structured fields:
+        ``q`` quota, ``w`` window seconds, ``r`` remaining, ``t`` seconds until reset).
+        """
+        headers = {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": str(self.window.reset),
+            "RateLimit-Policy": f'"{policy}";q={self.limit};w={self.window.length}',
+            "RateLimit": f'"{policy}";r={self.remaining};t={self.seconds_to_reset}',
+        }
+        if not self.allowed:
+            headers["Retry-After"] = str(self.seconds_to_reset)
+        return headers
+
+
+class Counter(Protocol):
+    def incr(self, bucket: str, window: Window) -> int:
+        """Add one to ``bucket`` in ``window`` and return the new count."""
+        ...
+
+    def get(self, bucket: str, window: Window) -> int:
+        """Return the count of ``bucket`` in ``window`` without changing it."""
+        ...
+
+
+class RedisCounter:
+    """Counters as Redis keys that expire shortly after their window ends."""
+
+    def __init__(self, url: str, namespace: str) -> None:
+        self.url = url
+        self.namespace = namespace
+
+    def _key(self, bucket: str, window: Window) -> str:
+        return f"{self.namespace}:rl:{bucket}:{window.start}"
+
+    def incr(self, bucket: str, window: Window) -> int:
+        key = self._key(bucket, window)
+        with _redis_client(self.url).pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.expireat(key, window.reset + 60)
+            count, _ = pipe.execute()
+        return int(count)
+
+    def get(self, bucket: str, window: Window) -> int:
+        value = _redis_client(self.url).get(self._key(bucket, window))
+        return int(value or 0)
+
+
+@cache
+def _redis_client(url: str):
+    import redis
+
+    # redis-py's pool notices a fork and opens fresh connections in the child process.
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+class DatabaseCounter:
+    """Counters as rows ``(bucket, window_start, hits)`` of a table the service's migrations create.
+
+    One upsert statement increments atomically on PostgreSQL and SQLite (3.35+), so concurrent
+    requests never lose a count and never race on the first insert.
+    """
+
+    def __init__(self, table: str, namespace: str, using: str = "default") -> None:
+        self.table = table
+        self.namespace = namespace
+        self.using = using
+
+    def _bucket(self, bucket: str) -> str:
+        return f"{self.namespace}:{bucket}"
+
+    def incr(self, bucket: str, window: Window) -> int:
+        from django.db import connections
+
+        sql = (
+            f"INSERT INTO {self.table} (bucket, window_start, hits) VALUES (%s, %s, 1) "  # noqa: S608
+            f"ON CONFLICT (bucket, window_start) DO UPDATE SET hits = {self.table}.hits + 1 "
+            "RETURNING hits"
+        )
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, [self._bucket(bucket), window.start])
+            (count,) = cursor.fetchone()
+            if count == 1:
+                # The first request of a window for this bucket sweeps rows of finished windows.
+                cursor.execute(
+                    f"DELETE FROM {self.table} WHERE window_start < %s",  # noqa: S608
+                    [window.start - window.length],
+                )
+        return int(count)
+
+    def get(self, bucket: str, window: Window) -> int:
+        from django.db import connections
+
+        sql = f"SELECT hits FROM {self.table} WHERE bucket = %s AND window_start = %s"  # noqa: S608
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, [self._bucket(bucket), window.start])
+            row = cursor.fetchone()
+        return int(row[0]) if row else 0
+
+
+def make_counter(*, redis_url: str | None, table: str, namespace: str) -> Counter:
+    """Return a Redis counter when ``redis_url`` is set, the database table's counter otherwise."""
+    if redis_url:
+        return RedisCounter(redis_url, namespace)
+    return DatabaseCounter(table, namespace)
+
+
+def hit(counter: Counter, *, bucket: str, limit: int, now: float) -> Decision:
+    """Count one request of ``bucket`` at ``now`` and decide whether it is within ``limit``."""
+    window = window_at(now)
+    count = counter.incr(bucket, window)
+    return Decision(limit=limit, count=count, window=window, now=int(now))

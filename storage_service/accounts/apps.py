@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "storage_service.accounts"
+    label = "accounts"
+    verbose_name = "Organisations and API keys"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from storage_service.accounts.permissions import BILLING_READ
+from storage_service.accounts.rate_limiting import requests_this_hour
+
+
+class BillingView(APIView):
+    required_permissions = {"get": BILLING_READ}
+
+    def get(self, request: Request) -> Response:
+        org = request.user
+        limits = org.plan_limits
+        return Response(
+            {
+                "plan": {
+                    "name": org.plan,
+                    "requestsPerHour": limits["requestsPerHour"],
+                    "storageLimit": limits["storageLimit"],
+                    "maxKeys": settings.MAX_KEYS,
+                },
+                "currentUsage": {"requestsThisHour": requests_this_hour(org)},
+            }
+        )

@@ -1,0 +1,70 @@
+"""One exception type per error code of the contract; ``api.exception_handler`` renders them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    code = "INTERNAL_ERROR"
+    status = 500
+    message = "An unexpected error occurred."
+
+    def __init__(self, message: str | None = None, **details: Any) -> None:
+        self.message = message or self.message
+        self.details = details
+        super().__init__(self.message)
+
+
+class InvalidApiKey(ApiError):
+    code, status, message = "INVALID_API_KEY", 401, "Invalid or expired API key."
+
+
+class AccessDenied(ApiError):
+    code, status, message = "ACCESS_DENIED", 403, "This API key is not allowed to do that."
+
+
+class RateLimited(ApiError):
+    code, status, message = "RATE_LIMITED", 429, "Rate limit exceeded; retry after the reset."
+
+
+class InvalidParameters(ApiError):
+    code, status, message = "INVALID_PARAMETERS", 400, "Some parameters are invalid."
+
+
+class RouteNotFound(ApiError):
+    code, status, message = "NOT_FOUND", 404, "No such endpoint."
+
+
+class MethodNotAllowed(ApiError):
+    code, status, message = "METHOD_NOT_ALLOWED", 405, "This method is not allowed here."
+
+
+class KeyNotFound(ApiError):
+    code, status, message = "KEY_NOT_FOUND", 404, "No API key with this id."
+
+
+class KeyAlreadyRevoked(ApiError):
+    code, status, message = "KEY_ALREADY_REVOKED", 400, "This API key is already revoked."
+
+
+class CannotRevokeOwnKey(ApiError):
+    code, status = "CANNOT_REVOKE_OWN_KEY", 400
+    message = "An API key cannot revoke itself; use another key."
+
+
+class InvalidKeyName(ApiError):
+    code, status, message = "INVALID_KEY_NAME", 400, "The key name is invalid."
+
+
+class InvalidPermissions(ApiError):
+    code, status, message = "INVALID_PERMISSIONS", 400, "Unknown permissions requested."
+
+
+class InvalidExpirationDate(ApiError):
+    code, status = "INVALID_EXPIRATION_DATE", 400
+    message = "expiresAt must be an ISO 8601 date-time in the future."
+
+
+class KeyLimitExceeded(ApiError):
+    code, status, message = "KEY_LIMIT_EXCEEDED", 400, "The organisation has too many active keys."

@@ -1,0 +1,64 @@
+"""Page-number pagination with the contract's pagination object and strict parameters."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from storage_service import errors
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    page: int
+    limit: int
+
+
+def _positive_int(raw: str, name: str, maximum: int | None, problems: dict[str, str]) -> int | None:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        problems[name] = "Must be a whole number."
+        return None
+    if value < 1 or (maximum is not None and value > maximum):
+        problems[name] = f"Must be between 1 and {maximum}." if maximum else "Must be 1 or greater."
+        return None
+    return value
+
+
+def page_request(params: Mapping[str, str], problems: dict[str, str]) -> PageRequest:
+    """Read ``page`` and ``limit``; each bad one is added to ``problems`` under its own name."""
+    page = _positive_int(params.get("page", "1"), "page", None, problems)
+    limit = _positive_int(params.get("limit", str(DEFAULT_LIMIT)), "limit", MAX_LIMIT, problems)
+    return PageRequest(page=page or 1, limit=limit or DEFAULT_LIMIT)
+
+
+def parse_page_request(params: Mapping[str, str]) -> PageRequest:
+    """Read ``page`` and ``limit`` or fail with INVALID_PARAMETERS naming each bad one."""
+    problems: dict[str, str] = {}
+    request = page_request(params, problems)
+    if problems:
+        raise errors.InvalidParameters(**problems)
+    return request
+
+
+def paginate(queryset: QuerySet, request: PageRequest) -> tuple[list, dict]:
+    """Return one page of ``queryset`` and the pagination object that describes it."""
+    total = queryset.count()
+    offset = (request.page - 1) * request.limit
+    items = list(queryset[offset : offset + request.limit]) if offset < total else []
+    total_pages = math.ceil(total / request.limit) if total else 0
+    return items, {
+        "page": request.page,
+        "limit": request.limit,
+        "total": total,
+        "totalPages": total_pages,
+        "hasNext": request.page < total_pages,
+        "hasPrev": request.page > 1,
+    }

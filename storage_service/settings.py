@@ -1,0 +1,184 @@
+"""Settings for the storage service, read from the environment with laptop-friendly defaults."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from exc
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in env(name, default).split(",") if item.strip()]
+
+
+VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
+# Key hashes are keyed with this pepper; set it on its own to rotate SECRET_KEY without
+# invalidating every API key.
+API_KEY_PEPPER = env("API_KEY_PEPPER", SECRET_KEY)
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "storage_service.accounts",
+    "storage_service.billing",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "storage_service.accounts.middleware.RateLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "storage_service.urls"
+WSGI_APPLICATION = "storage_service.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "storage_service" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def database_config(url: str, sqlite_path: Path) -> dict:
+    """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
+    config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        Path(config["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+        config["TEST"] = {"NAME": str(sqlite_path.with_name(f"test_{sqlite_path.name}"))}
+    else:
+        config["CONN_HEALTH_CHECKS"] = True
+        config["TEST"] = {"NAME": f"test_{config['NAME']}_storage"}
+    return config
+
+
+DATABASES = {"default": database_config(env("DATABASE_URL"), VAR_DIR / "storage.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "storage",
+        }
+    }
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env("STATIC_ROOT") or None  # only collectstatic needs it; WhiteNoise finds files
+MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "storage_service.accounts.authentication.ApiKeyAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "storage_service.accounts.permissions.HasRequiredPermission",
+    ],
+    "DEFAULT_RENDERER_CLASSES": ["storage_service.api.EnvelopeRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "storage_service.api.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# Plans: requests per hour (the contract's figures) and storage in bytes.
+GIB = 1024**3
+PLANS = {
+    "free": {"requestsPerHour": 1_000, "storageLimit": 1 * GIB},
+    "creator": {"requestsPerHour": 10_000, "storageLimit": 100 * GIB},
+    "studio": {"requestsPerHour": 50_000, "storageLimit": 1024 * GIB},
+    "production": {"requestsPerHour": 100_000, "storageLimit": 10 * 1024 * GIB},
+}
+# Active (not revoked, not expired) keys an organisation may hold: `maxKeys`.
+MAX_KEYS = env_int("STORAGE_MAX_KEYS", 25)
+
+RATE_LIMIT_NAMESPACE = env("RATE_LIMIT_NAMESPACE", "storage")
+# lastUsedAt is written at most this often per key, so that reads do not all become writes.
+KEY_LAST_USED_RESOLUTION = 60
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+}
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from storage_service import api
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("v1/", include("storage_service.accounts.urls")),
+    path("v1/", include("storage_service.billing.urls")),
+    # Every other /v1 path answers NOT_FOUND in the envelope, whatever DEBUG says.
+    re_path(r"^v1/", api.route_not_found),
+]
+
+handler404 = "storage_service.api.route_not_found"
+handler500 = "storage_service.api.server_error"

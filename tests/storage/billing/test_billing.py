@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.storage.factories import ApiKeyFactory, OrganisationFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_billing_reports_the_plan_and_requests_this_hour(client_for, settings):
+    settings.MAX_KEYS = 12
+    key = ApiKeyFactory(organisation=OrganisationFactory(plan="studio"))
+    client = client_for(key)
+    client.get("/v1/keys")
+    data = client.get("/v1/billing").json()["data"]
+    assert data["plan"] == {
+        "name": "studio",
+        "requestsPerHour": 50000,
+        "storageLimit": 1024**4,
+        "maxKeys": 12,
+    }
+    assert data["currentUsage"]["requestsThisHour"] == 2
+
+
+def test_another_organisations_requests_are_not_counted(client_for):
+    mine, theirs = ApiKeyFactory(), ApiKeyFactory()
+    for _ in range(3):
+        client_for(theirs).get("/v1/keys")
+    data = client_for(mine).get("/v1/billing").json()["data"]
+    assert data["currentUsage"]["requestsThisHour"] == 1
