@@ -59,3 +59,15 @@ def test_a_database_failure_is_internal_error_without_detail(admin_key):
             "details": {},
         },
     }
+
+
+def test_a_body_over_the_upload_limit_is_invalid_parameters(api):
+    response = api.post("/v1/keys", {"name": "n" * 3_000_000})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_PARAMETERS"
+
+
+def test_a_huge_authorization_header_is_invalid_api_key(client_for):
+    response = client_for("ak_" + "a" * 100_000).get("/v1/keys")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "INVALID_API_KEY"

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import multiprocessing
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
+from rest_framework.test import APIClient
 
 from storage_service import clock
 from storage_service.accounts.models import ApiKey
@@ -303,3 +305,29 @@ def test_bulk_revocation_handles_each_id_on_its_own(api, admin_key):
 )
 def test_bulk_revocation_with_a_bad_body_is_invalid_parameters(api, body):
     assert error_of(api.delete("/v1/keys/bulk", body), 400)["code"] == "INVALID_PARAMETERS"
+
+
+def _create_keys(secret: str, count: int, results) -> None:  # noqa: ANN001
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    results.put([client.post("/v1/keys", {"name": "race"}).status_code for _ in range(count)])
+    connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_creations_never_pass_max_keys(admin_key, settings):
+    settings.MAX_KEYS = 5
+    connections.close_all()
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    workers = [
+        context.Process(target=_create_keys, args=(admin_key.secret, 3, results)) for _ in range(4)
+    ]
+    for worker in workers:
+        worker.start()
+    statuses = sum((results.get(timeout=60) for _ in workers), [])
+    for worker in workers:
+        worker.join(timeout=60)
+    assert statuses.count(200) == 4
+    assert statuses.count(400) == 8
+    assert ApiKey.objects.filter(organisation=admin_key.organisation).count() == 5
