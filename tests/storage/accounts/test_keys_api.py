@@ -307,7 +307,7 @@ def test_bulk_revocation_with_a_bad_body_is_invalid_parameters(api, body):
     assert error_of(api.delete("/v1/keys/bulk", body), 400)["code"] == "INVALID_PARAMETERS"
 
 
-def _create_keys(secret: str, count: int, results) -> None:  # noqa: ANN001
+def _create_keys(secret: str, count: int, results) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     results.put([client.post("/v1/keys", {"name": "race"}).status_code for _ in range(count)])
@@ -325,7 +325,7 @@ def test_concurrent_creations_never_pass_max_keys(admin_key, settings):
     ]
     for worker in workers:
         worker.start()
-    statuses = sum((results.get(timeout=60) for _ in workers), [])
+    statuses = [status for _ in workers for status in results.get(timeout=60)]
     for worker in workers:
         worker.join(timeout=60)
     assert statuses.count(200) == 4
