@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -97,6 +98,8 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     return Response(error_body(error), status=error.status, headers=headers)
 
 
+# Exempt, or CsrfViewMiddleware would answer a POST to an unknown path with an HTML page.
+@csrf_exempt
 def route_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return error_response(errors.RouteNotFound())
 

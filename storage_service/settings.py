@@ -50,6 +50,9 @@ API_KEY_PEPPER = env("API_KEY_PEPPER", SECRET_KEY)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Cookies ignore ports: both services' admins on one host must not overwrite each other's login.
+SESSION_COOKIE_NAME = "storage_sessionid"
+CSRF_COOKIE_NAME = "storage_csrftoken"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -71,3 +71,11 @@ def test_a_huge_authorization_header_is_invalid_api_key(client_for):
     response = client_for("ak_" + "a" * 100_000).get("/v1/keys")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "INVALID_API_KEY"
+
+
+def test_a_post_to_an_unknown_route_is_not_found_even_with_csrf_checks(admin_key):
+    client = APIClient(enforce_csrf_checks=True)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {admin_key.secret}")
+    response = client.post("/v1/nothing", {"a": 1})
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"

@@ -1,0 +1,1 @@
+"""The memory service: organisations, scoped API keys and (later) agent memory, at /api/v1."""

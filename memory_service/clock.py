@@ -1,0 +1,16 @@
+"""The one clock the service reads, and the one way it writes timestamps."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(value: datetime | None) -> str | None:
+    """Format ``value`` as ISO 8601 in UTC with a ``Z``, millisecond precision."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

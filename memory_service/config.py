@@ -1,0 +1,177 @@
+"""The memory service's own environment values, read so that an unusable one never stops it.
+
+``read_config`` is a pure function of the environment: every value that is present but unusable
+becomes one string in ``problems`` naming the variable, and its default is used instead. Health
+reports ``problems`` to anyone, so a problem names the variable and what it expects, never the
+value that was found (a URL can carry credentials, and MEMORY_MODEL_API_KEY is a secret).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+DEFAULT_URL_PREFIX = "api/"
+DEFAULT_MAX_TOTAL_TOKENS = 2000
+DEFAULT_MAX_INDEX_ITEMS = 60
+DEFAULT_DEFAULT_RECALL_LIMIT = 8
+# Only with DEBUG on: a known key is fine on a laptop and useless to an attacker of one.
+DEVELOPMENT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
+
+RULES_ONLY = "rules-only"
+RULES_AND_MODEL = "rules+model"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+_PREFIX_SEGMENT = re.compile(r"[A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class Config:
+    debug: bool
+    secret_key: str = field(repr=False)
+    url_prefix: str
+    max_total_tokens: int
+    max_index_items: int
+    default_recall_limit: int
+    model_url: str
+    model_name: str
+    model_api_key: str = field(repr=False)
+    session_keys: bool
+    problems: tuple[str, ...]
+
+    @property
+    def extractor(self) -> str:
+        return extractor_mode(self.model_url, self.model_name)
+
+
+def extractor_mode(model_url: str, model_name: str) -> str:
+    """Name the extractor that runs: the model joins the rules only when it is fully configured."""
+    return RULES_AND_MODEL if model_url and model_name else RULES_ONLY
+
+
+class _Reader:
+    """Read typed values from an environment, noting each unusable one in ``problems``."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.environ = environ
+        self.problems: list[str] = []
+
+    def text(self, name: str) -> str:
+        """Return the stripped value; an empty value counts as unset."""
+        return self.environ.get(name, "").strip()
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self.text(name).lower()
+        if not value:
+            return default
+        if value in _TRUE | _FALSE:
+            return value in _TRUE
+        shown = "true" if default else "false"
+        self.problems.append(f"{name} must be true or false; using the default, {shown}.")
+        return default
+
+    def positive_int(self, name: str, default: int) -> int:
+        value = self.text(name)
+        if not value:
+            return default
+        if re.fullmatch(r"[0-9]+", value) and int(value) > 0:
+            return int(value)
+        self.problems.append(
+            f"{name} must be a whole number greater than 0; using the default, {default}."
+        )
+        return default
+
+    def http_url(self, name: str) -> str:
+        """Return an http(s) URL with a host, or "" (with a problem) when it is not one."""
+        value = self.text(name)
+        if not value:
+            return ""
+        try:
+            parts = urlsplit(value)
+            usable = parts.scheme in {"http", "https"} and bool(parts.hostname)
+            parts.port  # noqa: B018 -- raises ValueError on a port that is not a number
+        except ValueError:
+            usable = False
+        if usable:
+            return value
+        self.problems.append(
+            f"{name} must be an http or https URL with a host; the model extractor is off."
+        )
+        return ""
+
+    def url_prefix(self, name: str, default: str) -> str:
+        """Return the prefix normalised to end with "/"; present and empty means the root."""
+        value = self.environ.get(name)
+        if value is None:
+            return default
+        segments = value.strip().strip("/")
+        if not segments:
+            return ""
+        parts = segments.split("/")
+        if all(_PREFIX_SEGMENT.fullmatch(part) and part not in {".", ".."} for part in parts):
+            return "/".join(parts) + "/"
+        self.problems.append(
+            f"{name} may only hold path segments of letters, digits, '-', '_' and '.'; "
+            f"using the default, {default}."
+        )
+        return default
+
+
+def _secret_key(reader: _Reader, debug: bool) -> str:
+    secret_key = reader.text("SECRET_KEY")
+    if secret_key:
+        return secret_key
+    if debug:
+        return DEVELOPMENT_SECRET_KEY
+    reader.problems.append(
+        "SECRET_KEY is not set while DEBUG is off: this process made up a random key, so sessions "
+        "and CSRF tokens end with it and are not shared between processes, and so do API keys "
+        "minted now unless API_KEY_PEPPER is set. Set SECRET_KEY."
+    )
+    return secrets.token_urlsafe(50)
+
+
+def _model_settings(reader: _Reader) -> tuple[str, str]:
+    url = reader.http_url("MEMORY_MODEL_URL")
+    name = reader.text("MEMORY_MODEL_NAME")
+    if url and not name:
+        reader.problems.append(
+            "MEMORY_MODEL_URL is set but MEMORY_MODEL_NAME is not; the model extractor is off."
+        )
+    if name and not reader.text("MEMORY_MODEL_URL"):
+        reader.problems.append(
+            "MEMORY_MODEL_NAME is set but MEMORY_MODEL_URL is not; the model extractor is off."
+        )
+    return url, name
+
+
+def read_config(environ: Mapping[str, str]) -> Config:
+    """Read the memory service's configuration from ``environ``, collecting its problems."""
+    reader = _Reader(environ)
+    debug = reader.boolean("DEBUG", False)
+    secret_key = _secret_key(reader, debug)
+    url_prefix = reader.url_prefix("MEMORY_URL_PREFIX", DEFAULT_URL_PREFIX)
+    max_total_tokens = reader.positive_int("MEMORY_MAX_TOTAL_TOKENS", DEFAULT_MAX_TOTAL_TOKENS)
+    max_index_items = reader.positive_int("MEMORY_MAX_INDEX_ITEMS", DEFAULT_MAX_INDEX_ITEMS)
+    default_recall_limit = reader.positive_int(
+        "MEMORY_DEFAULT_RECALL_LIMIT", DEFAULT_DEFAULT_RECALL_LIMIT
+    )
+    model_url, model_name = _model_settings(reader)
+    session_keys = reader.boolean("MEMORY_SESSION_KEYS", True)
+    return Config(
+        debug=debug,
+        secret_key=secret_key,
+        url_prefix=url_prefix,
+        max_total_tokens=max_total_tokens,
+        max_index_items=max_index_items,
+        default_recall_limit=default_recall_limit,
+        model_url=model_url,
+        model_name=model_name,
+        model_api_key=reader.text("MEMORY_MODEL_API_KEY"),
+        session_keys=session_keys,
+        problems=tuple(reader.problems),
+    )

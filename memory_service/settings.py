@@ -1,0 +1,180 @@
+"""Settings for the memory service, read from the environment with laptop-friendly defaults.
+
+Unlike the storage service, the memory service starts with unusable values: ``config.read_config``
+names each one in ``MEMORY_CONFIG_PROBLEMS`` (health reports them) and uses the default instead.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+from memory_service.config import read_config
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in env(name, default).split(",") if item.strip()]
+
+
+VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
+
+# Lower case, so that Django does not keep it as a setting: it holds the secret key.
+_config = read_config(os.environ)
+
+DEBUG = _config.debug
+SECRET_KEY = _config.secret_key
+# Key hashes are keyed with this pepper; set it on its own to rotate SECRET_KEY without
+# invalidating every API key.
+API_KEY_PEPPER = env("API_KEY_PEPPER") or SECRET_KEY
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "memory_service.accounts",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "memory_service.urls"
+WSGI_APPLICATION = "memory_service.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "memory_service" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def database_config(url: str, sqlite_path: Path) -> dict:
+    """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
+    config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        Path(config["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+        config["TEST"] = {"NAME": str(sqlite_path.with_name(f"test_{sqlite_path.name}"))}
+    else:
+        config["CONN_HEALTH_CHECKS"] = True
+        config["TEST"] = {"NAME": f"test_{config['NAME']}_memory"}
+    return config
+
+
+DATABASES = {"default": database_config(env("DATABASE_URL"), VAR_DIR / "memory.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "memory",
+        }
+    }
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env("STATIC_ROOT") or None  # only collectstatic needs it; WhiteNoise finds files
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+# Both services run on one host in development (ports 8001 and 8002) and cookies ignore ports:
+# their own names keep an admin login to one from overwriting the other's.
+SESSION_COOKIE_NAME = "memory_sessionid"
+CSRF_COOKIE_NAME = "memory_csrftoken"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "memory_service.accounts.authentication.ApiKeyAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "memory_service.accounts.permissions.HasRequiredScope",
+    ],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF reads a JSON body through request.body, which refuses a body over
+    # DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) before reading it.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "memory_service.api.AlwaysJSON",
+    # OPTIONS would answer a metadata document the contract does not describe; views also leave
+    # "options" out of http_method_names, so that their Allow header does not offer it.
+    "DEFAULT_METADATA_CLASS": None,
+    "EXCEPTION_HANDLER": "memory_service.api.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+MEMORY_URL_PREFIX = _config.url_prefix
+MEMORY_MAX_TOTAL_TOKENS = _config.max_total_tokens
+MEMORY_MAX_INDEX_ITEMS = _config.max_index_items
+MEMORY_DEFAULT_RECALL_LIMIT = _config.default_recall_limit
+MEMORY_MODEL_URL = _config.model_url
+MEMORY_MODEL_NAME = _config.model_name
+MEMORY_MODEL_API_KEY = _config.model_api_key
+MEMORY_SESSION_KEYS = _config.session_keys
+MEMORY_CONFIG_PROBLEMS = list(_config.problems)
+
+# lastUsedAt is written at most this often per key, so that reads do not all become writes.
+KEY_LAST_USED_RESOLUTION = 60
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+}
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -1,0 +1,33 @@
+"""Routes: the API under MEMORY_URL_PREFIX + v1/, the admin, and JSON for everything unknown."""
+
+import re
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from memory_service import api
+from memory_service.health import HealthView
+
+PREFIX = settings.MEMORY_URL_PREFIX
+
+v1 = [
+    re_path(r"^health/?$", HealthView.as_view(), name="health"),
+    path("", include("memory_service.accounts.urls")),
+]
+
+urlpatterns = [
+    path(f"{PREFIX}v1/", include(v1)),
+    path("admin/", admin.site.urls),
+    # Every other path under the prefix answers NotFound as JSON, whatever DEBUG says; with an
+    # empty prefix that is every path but the admin's.
+    re_path(rf"^{re.escape(PREFIX)}", api.route_not_found),
+]
+
+admin.site.site_header = "Memory service"
+admin.site.site_title = "Memory service admin"
+
+handler400 = "memory_service.api.bad_request"
+handler403 = "memory_service.api.permission_denied"
+handler404 = "memory_service.api.route_not_found"
+handler500 = "memory_service.api.server_error"

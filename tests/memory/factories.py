@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import factory
+from django.contrib.auth.models import User
+
+from memory_service.accounts.models import ApiKey, Membership, Organisation
+from memory_service.accounts.scopes import DEFAULT_SCOPES
+from shared import keys
+
+
+class OrganisationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Organisation
+
+    name = factory.Sequence(lambda n: f"org-{n}")
+
+
+class ApiKeyFactory(factory.django.DjangoModelFactory):
+    """A stored key; the plain secret is left on the instance as ``secret`` for the test to use."""
+
+    class Meta:
+        model = ApiKey
+
+    organisation = factory.SubFactory(OrganisationFactory)
+    name = factory.Sequence(lambda n: f"key-{n}")
+    scopes = factory.LazyFunction(lambda: list(DEFAULT_SCOPES))
+    secret = factory.LazyFunction(lambda: keys.generate("mk_"))
+    prefix = factory.LazyAttribute(lambda o: keys.display_prefix(o.secret))
+    secret_hash = factory.LazyAttribute(lambda o: keys.secret_hash(o.secret, _pepper()))
+
+    @classmethod
+    def _create(cls, model_class: type[ApiKey], *args, secret: str, **kwargs) -> ApiKey:
+        key = super()._create(model_class, *args, **kwargs)
+        key.secret = secret
+        return key
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+
+    username = factory.Sequence(lambda n: f"user-{n}")
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory)
+    organisation = factory.SubFactory(OrganisationFactory)
+
+
+def _pepper() -> str:
+    from django.conf import settings
+
+    return settings.API_KEY_PEPPER

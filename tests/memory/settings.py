@@ -1,0 +1,12 @@
+"""Test settings: the service's own settings with a throwaway secret and the documented defaults."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "memory-tests-only")
+# The suite tests the documented defaults, whatever the developer's shell exports.
+for _name in [name for name in os.environ if name.startswith("MEMORY_")]:
+    del os.environ[_name]
+
+from memory_service.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import pytest
+
+from memory_service.config import read_config
+
+SECRET = {"SECRET_KEY": "configured"}
+
+
+def test_an_empty_environment_gives_the_documented_defaults():
+    config = read_config(SECRET)
+    assert config.url_prefix == "api/"
+    assert (config.max_total_tokens, config.max_index_items, config.default_recall_limit) == (
+        2000,
+        60,
+        8,
+    )
+    assert config.session_keys is True
+    assert config.debug is False
+    assert config.extractor == "rules-only"
+    assert config.problems == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("MEMORY_MAX_TOTAL_TOKENS", 2000),
+        ("MEMORY_MAX_INDEX_ITEMS", 60),
+        ("MEMORY_DEFAULT_RECALL_LIMIT", 8),
+    ],
+)
+@pytest.mark.parametrize("value", ["lots", "0", "-5", "12.5", "1e3"])
+def test_an_unusable_limit_is_a_problem_naming_it_and_the_default_stands(name, default, value):
+    config = read_config({**SECRET, name: value})
+    attribute = {
+        "MEMORY_MAX_TOTAL_TOKENS": "max_total_tokens",
+        "MEMORY_MAX_INDEX_ITEMS": "max_index_items",
+        "MEMORY_DEFAULT_RECALL_LIMIT": "default_recall_limit",
+    }[name]
+    assert getattr(config, attribute) == default
+    assert len(config.problems) == 1
+    assert name in config.problems[0]
+
+
+def test_a_usable_limit_is_taken():
+    config = read_config({**SECRET, "MEMORY_MAX_TOTAL_TOKENS": " 4000 "})
+    assert config.max_total_tokens == 4000
+    assert config.problems == ()
+
+
+def test_an_empty_limit_counts_as_unset():
+    assert read_config({**SECRET, "MEMORY_MAX_INDEX_ITEMS": ""}).problems == ()
+
+
+def test_a_model_url_and_name_turn_the_model_extractor_on():
+    config = read_config(
+        {**SECRET, "MEMORY_MODEL_URL": "https://llm.example/v1", "MEMORY_MODEL_NAME": "small"}
+    )
+    assert config.extractor == "rules+model"
+    assert config.problems == ()
+
+
+@pytest.mark.parametrize(
+    "url", ["llm.example/v1", "ftp://llm.example", "https://", "http://host:port/", "not a url"]
+)
+def test_a_malformed_model_url_is_a_problem_and_the_extractor_stays_rules_only(url):
+    config = read_config({**SECRET, "MEMORY_MODEL_URL": url, "MEMORY_MODEL_NAME": "small"})
+    assert config.extractor == "rules-only"
+    assert config.model_url == ""
+    assert any("MEMORY_MODEL_URL" in problem for problem in config.problems)
+
+
+def test_a_model_url_without_a_name_is_a_problem_naming_the_name():
+    config = read_config({**SECRET, "MEMORY_MODEL_URL": "https://llm.example/v1"})
+    assert config.extractor == "rules-only"
+    assert ["MEMORY_MODEL_NAME" in problem for problem in config.problems] == [True]
+
+
+def test_no_problem_ever_holds_a_value_that_was_found():
+    config = read_config(
+        {
+            "MEMORY_MODEL_URL": "https://user:hunter2@llm.example:bad/v1",
+            "MEMORY_MODEL_NAME": "small",
+            "MEMORY_MODEL_API_KEY": "sk-live-do-not-leak",
+            "MEMORY_MAX_TOTAL_TOKENS": "leaky-value",
+        }
+    )
+    text = " ".join(config.problems)
+    assert len(config.problems) == 3  # the URL, the limit, and the missing SECRET_KEY
+    for value in ["hunter2", "sk-live-do-not-leak", "leaky-value", config.secret_key]:
+        assert value not in text
+    assert "sk-live-do-not-leak" not in repr(config)
+
+
+@pytest.mark.parametrize(
+    ("value", "prefix"),
+    [
+        ("api", "api/"),
+        ("/api/", "api/"),
+        ("memory/v-2_x.y", "memory/v-2_x.y/"),
+        ("", ""),
+        ("/", ""),
+    ],
+)
+def test_the_url_prefix_is_normalised_to_end_with_a_slash_and_empty_means_the_root(value, prefix):
+    config = read_config({**SECRET, "MEMORY_URL_PREFIX": value})
+    assert config.url_prefix == prefix
+    assert config.problems == ()
+
+
+@pytest.mark.parametrize("value", ["api v1", "api//v1", "../api", "a?b", "ápi", "api/./x"])
+def test_an_unusable_url_prefix_is_a_problem_and_the_default_stands(value):
+    config = read_config({**SECRET, "MEMORY_URL_PREFIX": value})
+    assert config.url_prefix == "api/"
+    assert len(config.problems) == 1
+    assert "MEMORY_URL_PREFIX" in config.problems[0]
+
+
+@pytest.mark.parametrize(("value", "expected"), [("false", False), ("0", False), ("YES", True)])
+def test_session_keys_takes_the_usual_booleans(value, expected):
+    config = read_config({**SECRET, "MEMORY_SESSION_KEYS": value})
+    assert config.session_keys is expected
+    assert config.problems == ()
+
+
+def test_a_non_boolean_session_keys_is_a_problem_and_stays_on():
+    config = read_config({**SECRET, "MEMORY_SESSION_KEYS": "sometimes"})
+    assert config.session_keys is True
+    assert len(config.problems) == 1
+    assert "MEMORY_SESSION_KEYS" in config.problems[0]
+
+
+def test_a_non_boolean_debug_is_a_problem_and_debug_stays_off():
+    config = read_config({**SECRET, "DEBUG": "verbose"})
+    assert config.debug is False
+    assert ["DEBUG" in problem for problem in config.problems] == [True]
+
+
+def test_a_missing_secret_key_with_debug_off_is_a_problem_and_a_random_key_is_used():
+    first, second = read_config({}), read_config({})
+    assert len(first.problems) == 1
+    assert "SECRET_KEY" in first.problems[0] and "random" in first.problems[0]
+    assert len(first.secret_key) >= 50
+    assert first.secret_key != second.secret_key
+
+
+def test_a_missing_secret_key_with_debug_on_is_not_a_problem():
+    config = read_config({"DEBUG": "true"})
+    assert config.debug is True
+    assert config.secret_key
+    assert config.problems == ()
