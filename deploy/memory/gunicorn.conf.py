@@ -11,3 +11,5 @@ graceful_timeout = 30
 accesslog = "-"
 # The default access log format has no headers, so Authorization never reaches the log.
 errorlog = "-"
+# gunicornc is not used; without this, two services on one host would share one control socket.
+control_socket_disable = True
