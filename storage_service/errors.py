@@ -68,3 +68,33 @@ class InvalidExpirationDate(ApiError):
 
 class KeyLimitExceeded(ApiError):
     code, status, message = "KEY_LIMIT_EXCEEDED", 400, "The organisation has too many active keys."
+
+
+class FileNotFound(ApiError):
+    code, status, message = "FILE_NOT_FOUND", 404, "No file with this id."
+
+
+class FolderNotFound(ApiError):
+    code, status, message = "FOLDER_NOT_FOUND", 404, "No folder with this id."
+
+
+class FolderNotEmpty(ApiError):
+    code, status = "FOLDER_NOT_EMPTY", 400
+    message = "The folder contains files; pass force=true to delete them with it."
+
+
+class FolderInUse(ApiError):
+    code, status = "FOLDER_IN_USE", 400
+    message = "A multipart upload into this folder is still in progress."
+
+
+class UploadNotFound(ApiError):
+    code, status, message = "UPLOAD_NOT_FOUND", 404, "No open multipart upload with this id."
+
+
+class FileTooLarge(ApiError):
+    code, status, message = "FILE_TOO_LARGE", 400, "The file is larger than the plan allows."
+
+
+class StorageQuotaExceeded(ApiError):
+    code, status, message = "STORAGE_QUOTA_EXCEEDED", 403, "The organisation's storage is full."

@@ -20,3 +20,15 @@ def new_org_id() -> str:
 
 def new_key_id() -> str:
     return new_id("key")
+
+
+def new_file_id() -> str:
+    return new_id("file")
+
+
+def new_folder_id() -> str:
+    return new_id("fld")
+
+
+def new_upload_id() -> str:
+    return new_id("upl")

@@ -64,6 +64,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "storage_service.accounts",
+    "storage_service.folders",
+    "storage_service.files",
+    "storage_service.uploads",
     "storage_service.billing",
 ]
 
@@ -137,6 +140,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env("STATIC_ROOT") or None  # only collectstatic needs it; WhiteNoise finds files
 MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+# Uploads spill here, beside MEDIA_ROOT, so that storing one is a rename on the same disk.
+FILE_UPLOAD_TEMP_DIR = env("FILE_UPLOAD_TEMP_DIR") or str(MEDIA_ROOT / ".incoming")
+Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -160,13 +167,17 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-# Plans: requests per hour (the contract's figures) and storage in bytes.
-GIB = 1024**3
+# Plans: requests per hour (the contract's figures), storage quota and largest file, in bytes.
+MIB, GIB = 1024**2, 1024**3
 PLANS = {
-    "free": {"requestsPerHour": 1_000, "storageLimit": 1 * GIB},
-    "creator": {"requestsPerHour": 10_000, "storageLimit": 100 * GIB},
-    "studio": {"requestsPerHour": 50_000, "storageLimit": 1024 * GIB},
-    "production": {"requestsPerHour": 100_000, "storageLimit": 10 * 1024 * GIB},
+    "free": {"requestsPerHour": 1_000, "storageLimit": 1 * GIB, "maxUploadSize": 100 * MIB},
+    "creator": {"requestsPerHour": 10_000, "storageLimit": 100 * GIB, "maxUploadSize": 5 * GIB},
+    "studio": {"requestsPerHour": 50_000, "storageLimit": 1024 * GIB, "maxUploadSize": 50 * GIB},
+    "production": {
+        "requestsPerHour": 100_000,
+        "storageLimit": 10 * 1024 * GIB,
+        "maxUploadSize": 100 * GIB,
+    },
 }
 # Active (not revoked, not expired) keys an organisation may hold: `maxKeys`.
 MAX_KEYS = env_int("STORAGE_MAX_KEYS", 25)

@@ -28,6 +28,9 @@ class Organisation(models.Model):
         max_length=16, choices=FolderDeletion.choices, default=FolderDeletion.TRASH
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # Live (not trashed) bytes and files, kept with F() updates so quota checks need no SUM.
+    storage_used = models.BigIntegerField(default=0, editable=False)
+    file_count = models.BigIntegerField(default=0, editable=False)
 
     # DRF sees the organisation as ``request.user``.
     is_authenticated = True

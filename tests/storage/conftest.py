@@ -16,6 +16,15 @@ def fresh_rate_limit_namespace(settings):
     settings.RATE_LIMIT_NAMESPACE = f"storage-test-{uuid.uuid4().hex[:12]}"
 
 
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    """Keep each test's stored bytes in its own directory."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path / "media" / ".incoming")
+    (tmp_path / "media" / ".incoming").mkdir(parents=True)
+    return settings.MEDIA_ROOT
+
+
 @pytest.fixture
 def org():
     return OrganisationFactory()
