@@ -7,6 +7,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("v1/", include("storage_service.accounts.urls")),
     path("v1/", include("storage_service.billing.urls")),
+    # Multipart routes (files/multipart-upload-...) go before files/<fileId>.
+    path("v1/", include("storage_service.uploads.urls")),
+    path("v1/", include("storage_service.files.urls")),
+    path("v1/", include("storage_service.folders.urls")),
     # Every other /v1 path answers NOT_FOUND in the envelope, whatever DEBUG says.
     re_path(r"^v1/", api.route_not_found),
 ]
