@@ -48,9 +48,12 @@ def parse_page_request(params: Mapping[str, str]) -> PageRequest:
     return request
 
 
-def paginate(queryset: QuerySet, request: PageRequest) -> tuple[list, dict]:
-    """Return one page of ``queryset`` and the pagination object that describes it."""
-    total = queryset.count()
+def paginate(
+    queryset: QuerySet, request: PageRequest, total: int | None = None
+) -> tuple[list, dict]:
+    """Return one page of ``queryset`` and its pagination object (``total`` if already known)."""
+    if total is None:
+        total = queryset.count()
     offset = (request.page - 1) * request.limit
     items = list(queryset[offset : offset + request.limit]) if offset < total else []
     total_pages = math.ceil(total / request.limit) if total else 0

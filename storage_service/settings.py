@@ -143,7 +143,14 @@ MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
 # Uploads spill here, beside MEDIA_ROOT, so that storing one is a rename on the same disk.
 FILE_UPLOAD_TEMP_DIR = env("FILE_UPLOAD_TEMP_DIR") or str(MEDIA_ROOT / ".incoming")
 Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
+# Every upload spills to disk (and is hashed on the way), so storing it is a rename.
+FILE_UPLOAD_HANDLERS = ["storage_service.files.upload_handlers.HashingFileUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Signed download links stay valid this long (seconds).
+DOWNLOAD_URL_TTL = env_int("STORAGE_DOWNLOAD_URL_TTL", 3600)
+# Multipart uploads: smallest part (but the last) and how long an upload may stay open.
+MULTIPART_MIN_PART_SIZE = env_int("STORAGE_MULTIPART_MIN_PART_SIZE", 5 * 1024 * 1024)
+MULTIPART_UPLOAD_TTL = env_int("STORAGE_MULTIPART_UPLOAD_TTL", 24 * 3600)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import IO, Any
 
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
+from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files import quota
-from storage_service.files.models import File
-from storage_service.files.sniffing import category_of
+from storage_service.files import blobs, quota
+from storage_service.files.models import MAX_NAME_LENGTH, Category, File
+from storage_service.files.sniffing import HEAD_SIZE, category_of, content_type_of, image_metadata
 from storage_service.folders.models import Folder
+from storage_service.ids import new_file_id
 
 
 def file_register(
@@ -48,3 +53,89 @@ def file_register(
             updated_at=now,
             **extra,
         )
+
+
+def clean_file_name(raw: str | None) -> str:
+    """Return the name to store: control characters dropped, at most 255 characters, never empty.
+
+    The name is only ever a label (bytes live under ids), so ``/`` and ``..`` are harmless here;
+    Django's parser already reduced the name to its last path segment.
+    """
+    name = "".join(ch for ch in (raw or "") if ch.isprintable()).strip()
+    if not name or name in {".", ".."}:
+        raise errors.InvalidParameters(file="The file needs a name.")
+    if len(name) > MAX_NAME_LENGTH:
+        raise errors.InvalidParameters(file=f"The file name is longer than {MAX_NAME_LENGTH}.")
+    return name
+
+
+def live_folder(*, org: Organisation, folder_id: str | None) -> Folder | None:
+    """Return the caller's live folder ``folder_id`` (None for the root) or FOLDER_NOT_FOUND."""
+    if folder_id in (None, ""):
+        return None
+    folder = Folder.objects.for_org(org).live().filter(pk=folder_id).first()
+    if folder is None:
+        raise errors.FolderNotFound(folderId=folder_id)
+    return folder
+
+
+def describe(*, name: str, stream: IO[bytes], declared_type: str | None = None) -> tuple[str, dict]:
+    """Sniff the stored bytes: their MIME type and, for images, width and height."""
+    stream.seek(0)
+    head = stream.read(HEAD_SIZE)
+    content_type = content_type_of(head, name)
+    if content_type in {"application/octet-stream", "text/plain"} and declared_type:
+        content_type = declared_type
+    metadata: dict[str, Any] = {}
+    if category_of(content_type) == Category.IMAGE:
+        stream.seek(0)
+        metadata.update(image_metadata(stream))
+    stream.seek(0)
+    return content_type, metadata
+
+
+def file_upload(
+    *, org: Organisation, uploaded: UploadedFile, folder_id: str | None, now: datetime
+) -> File:
+    """Store an uploaded file (already spilled to disk and hashed) and record it."""
+    folder = live_folder(org=org, folder_id=folder_id)
+    name = clean_file_name(uploaded.name)
+    quota.check_upload_size(org=org, size=uploaded.size)
+    content_type, metadata = describe(name=name, stream=uploaded)
+    file_id = new_file_id()
+    storage_name = blobs.file_blob_name(org.pk, file_id)
+    blobs.blob_save(storage_name, uploaded)
+    try:
+        return file_register(
+            org=org,
+            folder=folder,
+            name=name,
+            size=uploaded.size,
+            content_type=content_type,
+            storage_name=storage_name,
+            sha256=getattr(uploaded, "sha256", ""),
+            metadata=metadata,
+            now=now,
+            file_id=file_id,
+        )
+    except BaseException:
+        blobs.blob_delete(storage_name)
+        raise
+
+
+@dataclass(frozen=True)
+class FileDeletion:
+    file_id: str
+    freed_space: int
+
+
+def file_delete(*, org: Organisation, file_id: str) -> FileDeletion:
+    """Delete a live file for good: its row now, its bytes once the deletion has committed."""
+    with transaction.atomic():
+        file = File.objects.for_org(org).live().select_for_update().filter(pk=file_id).first()
+        if file is None:
+            raise errors.FileNotFound(fileId=file_id)
+        file.delete()
+        quota.quota_release(org_id=org.pk, size=file.size)
+        transaction.on_commit(partial(blobs.blob_delete, file.storage_name))
+    return FileDeletion(file_id=file_id, freed_space=file.size)

@@ -13,7 +13,8 @@ INSTALLED_APPS = ["tests.shared.counters"]
 _url = os.environ.get("DATABASE_URL")
 if _url:
     DATABASES = {"default": dj_database_url.parse(_url)}
-    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_shared"}
+    _name = DATABASES["default"]["NAME"]
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{_name}_shared_{os.getpid()}"}
 else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     DATABASES = {
@@ -21,7 +22,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(BASE_DIR / "var" / "shared.sqlite3"),
             # A file, not memory, so that several processes share it.
-            "TEST": {"NAME": str(BASE_DIR / "var" / "test_shared.sqlite3")},
+            "TEST": {"NAME": str(BASE_DIR / "var" / f"test_shared_{os.getpid()}.sqlite3")},
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

@@ -7,3 +7,11 @@ os.environ.setdefault("SECRET_KEY", "storage-tests-only")
 from storage_service.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# One test database per pytest process, so that parallel runs on one machine never collide.
+_test_name = DATABASES["default"]["TEST"]["NAME"]  # noqa: F405
+DATABASES["default"]["TEST"]["NAME"] = (  # noqa: F405
+    _test_name.replace(".sqlite3", f"_{os.getpid()}.sqlite3")
+    if _test_name.endswith(".sqlite3")
+    else f"{_test_name}_{os.getpid()}"
+)

@@ -1,0 +1,111 @@
+"""Serving a file's bytes: signed links, streaming, safe Content-Disposition and HTTP ranges."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import IO
+
+from django.conf import settings
+from django.core import signing
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.http import content_disposition_header
+
+from storage_service import errors
+from storage_service.api import error_response
+from storage_service.files import blobs
+from storage_service.files.models import File
+from storage_service.files.serializers import DOWNLOAD_SALT
+
+RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+
+
+def file_for_token(token: str) -> File:
+    """Return the live file a signed link names, or raise ACCESS_DENIED / FILE_NOT_FOUND."""
+    try:
+        org_id, file_id = signing.loads(
+            token, salt=DOWNLOAD_SALT, max_age=settings.DOWNLOAD_URL_TTL
+        )
+    except (signing.BadSignature, ValueError, TypeError) as exc:
+        raise errors.AccessDenied("The download link is invalid or has expired.") from exc
+    file = File.objects.live().filter(organisation_id=org_id, pk=file_id).first()
+    if file is None:
+        raise errors.FileNotFound(fileId=file_id)
+    return file
+
+
+def byte_range(header: str, size: int) -> tuple[int, int] | None:
+    """Parse a single ``bytes=a-b`` range into inclusive offsets; None means the whole file.
+
+    Raises ValueError for a range that cannot be satisfied. Multiple ranges are answered whole.
+    """
+    match = RANGE.match(header.strip()) if header else None
+    if match is None:
+        return None
+    first, last = match.groups()
+    if not first and not last:
+        return None
+    if not first:  # the last N bytes
+        length = int(last)
+        if length == 0:
+            raise ValueError("empty suffix range")
+        return max(0, size - length), size - 1
+    start = int(first)
+    end = min(int(last), size - 1) if last else size - 1
+    if start >= size or end < start:
+        raise ValueError("range outside the file")
+    return start, end
+
+
+def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
+    try:
+        stream.seek(start)
+        while length > 0:
+            chunk = stream.read(min(blobs.CHUNK_SIZE, length))
+            if not chunk:
+                break
+            length -= len(chunk)
+            yield chunk
+    finally:
+        stream.close()
+
+
+def file_response(request: HttpRequest, file: File) -> HttpResponse:
+    """Stream ``file`` whole (200) or the requested range (206), never reading it all at once."""
+    try:
+        wanted = byte_range(request.META.get("HTTP_RANGE", ""), file.size)
+    except ValueError:
+        response = HttpResponse(status=416)
+        response["Content-Range"] = f"bytes */{file.size}"
+        return response
+    stream = blobs.blob_open(file.storage_name)
+    if wanted is None:
+        response = FileResponse(stream, content_type=file.content_type)
+        response["Content-Length"] = str(file.size)
+    else:
+        start, end = wanted
+        length = end - start + 1
+        response = StreamingHttpResponse(
+            _slice(stream, start, length), status=206, content_type=file.content_type
+        )
+        response["Content-Length"] = str(length)
+        response["Content-Range"] = f"bytes {start}-{end}/{file.size}"
+    response["Content-Disposition"] = content_disposition_header(True, file.name)
+    response["Accept-Ranges"] = "bytes"
+    response["ETag"] = f'"{file.sha256}"' if file.sha256 else f'"{file.pk}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, max-age=0"
+    return response
+
+
+def download(request: HttpRequest, token: str) -> HttpResponse:
+    """GET /v1/downloads/<token>: the link itself is the credential (it expires)."""
+    if request.method not in {"GET", "HEAD"}:
+        error = errors.MethodNotAllowed()
+        response = error_response(error)
+        response["Allow"] = "GET, HEAD"
+        return response
+    try:
+        return file_response(request, file_for_token(token))
+    except errors.ApiError as error:
+        return error_response(error)

@@ -1,0 +1,96 @@
+"""GET /files: its query parameters, each checked on its own, and the page they select."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from storage_service import errors
+from storage_service.accounts.models import Organisation
+from storage_service.files.models import Category, File, FileQuerySet
+from storage_service.files.services import live_folder
+from storage_service.pagination import PageRequest, page_request, paginate
+
+SORT_FIELDS = {
+    "name": "name",
+    "size": "size",
+    "uploadedAt": "uploaded_at",
+    "updatedAt": "updated_at",
+}
+MIME_TYPE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9*][a-z0-9!#$&^_.+-]{0,126}$")
+MAX_SEARCH_LENGTH = 255
+
+
+@dataclass(frozen=True)
+class FileQuery:
+    page: PageRequest
+    folder_id: str | None = None
+    category: str | None = None
+    mime_type: str | None = None
+    search: str | None = None
+    sort_by: str = "uploadedAt"
+    descending: bool = True
+
+    @property
+    def filtered(self) -> bool:
+        return any([self.folder_id, self.category, self.mime_type, self.search])
+
+
+def parse_file_query(params: Mapping[str, str]) -> FileQuery:
+    """Read GET /files parameters; every bad one is reported under its own name."""
+    problems: dict[str, str] = {}
+    page = page_request(params, problems)
+    category = mime_type = None
+    if raw_type := params.get("type", "").strip().lower():
+        if raw_type in Category.values:
+            category = raw_type
+        elif raw_type.endswith("/*") and raw_type[:-2] in Category.values:
+            category = raw_type[:-2]
+        elif MIME_TYPE.match(raw_type):
+            mime_type = raw_type
+        else:
+            kinds = ", ".join(Category.values)
+            problems["type"] = f"Must be one of {kinds}, or a MIME type such as image/png."
+    search = params.get("search")
+    if search is not None and len(search) > MAX_SEARCH_LENGTH:
+        problems["search"] = f"Must be at most {MAX_SEARCH_LENGTH} characters."
+    sort_by = params.get("sortBy", "uploadedAt")
+    if sort_by not in SORT_FIELDS:
+        problems["sortBy"] = f"Must be one of {', '.join(SORT_FIELDS)}."
+    sort_order = params.get("sortOrder", "desc")
+    if sort_order not in {"asc", "desc"}:
+        problems["sortOrder"] = "Must be asc or desc."
+    if problems:
+        raise errors.InvalidParameters(**problems)
+    return FileQuery(
+        page=page,
+        folder_id=params.get("folderId") or None,
+        category=category,
+        mime_type=mime_type,
+        search=search or None,
+        sort_by=sort_by,
+        descending=sort_order == "desc",
+    )
+
+
+def file_queryset(org: Organisation, query: FileQuery) -> FileQuerySet:
+    files = File.objects.for_org(org).live().select_related(None)
+    if query.folder_id:
+        files = files.in_folder(live_folder(org=org, folder_id=query.folder_id))
+    if query.category:
+        files = files.filter(category=query.category)
+    if query.mime_type:
+        files = files.filter(content_type=query.mime_type)
+    if query.search:
+        files = files.filter(name__icontains=query.search)
+    sign = "-" if query.descending else ""
+    return files.order_by(f"{sign}{SORT_FIELDS[query.sort_by]}", f"{sign}id")
+
+
+def list_files(org: Organisation, query: FileQuery) -> tuple[list[File], dict]:
+    """Return one page of the organisation's live files and its pagination object."""
+    files = file_queryset(org, query)
+    # The unfiltered total is the organisation's live file count: no COUNT over millions of rows.
+    total = None if query.filtered else Organisation.objects.get(pk=org.pk).file_count
+    return paginate(files, query.page, total=total)
