@@ -5,6 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from storage_service.accounts.models import Organisation
 from storage_service.accounts.permissions import BILLING_READ
 from storage_service.accounts.rate_limiting import requests_this_hour
 
@@ -13,7 +14,7 @@ class BillingView(APIView):
     required_permissions = {"get": BILLING_READ}
 
     def get(self, request: Request) -> Response:
-        org = request.user
+        org = Organisation.objects.get(pk=request.user.pk)  # fresh usage counters
         limits = org.plan_limits
         return Response(
             {
@@ -23,6 +24,10 @@ class BillingView(APIView):
                     "storageLimit": limits["storageLimit"],
                     "maxKeys": settings.MAX_KEYS,
                 },
-                "currentUsage": {"requestsThisHour": requests_this_hour(org)},
+                "currentUsage": {
+                    "storage": org.storage_used,
+                    "files": org.file_count,
+                    "requestsThisHour": requests_this_hour(org),
+                },
             }
         )

@@ -19,7 +19,18 @@ def test_billing_reports_the_plan_and_requests_this_hour(client_for, settings):
         "storageLimit": 1024**4,
         "maxKeys": 12,
     }
-    assert data["currentUsage"]["requestsThisHour"] == 2
+    assert data["currentUsage"] == {"storage": 0, "files": 0, "requestsThisHour": 2}
+
+
+def test_billing_reports_live_storage_and_files(api, admin_key):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    for name in ["a.txt", "b.txt"]:
+        api.post(
+            "/v1/files/upload", {"file": SimpleUploadedFile(name, b"12345")}, format="multipart"
+        )
+    usage = api.get("/v1/billing").json()["data"]["currentUsage"]
+    assert (usage["storage"], usage["files"]) == (10, 2)
 
 
 def test_another_organisations_requests_are_not_counted(client_for):

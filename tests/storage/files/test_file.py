@@ -138,3 +138,12 @@ def test_a_link_cannot_be_forged_for_another_file(api, stored):
     assert api.get(f"/v1/downloads/{token}").status_code == 403
     forged = signing.dumps(["org_other", stored["id"]], salt=DOWNLOAD_SALT)  # needs SECRET_KEY
     assert api.get(f"/v1/downloads/{forged}").status_code == 404
+
+
+def test_the_admin_lists_files_with_a_download_link(client, stored):
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_superuser("root", "r@example.com", "pw"))
+    page = client.get("/admin/files/file/").content.decode()
+    assert "bytes.bin" in page and "/v1/downloads/" in page
+    assert client.get(f"/admin/files/file/{stored['id']}/change/").status_code == 200
