@@ -155,6 +155,24 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# Any S3-compatible object store instead of MEDIA_ROOT (django-storages). Credentials come from
+# the usual AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY environment (or an instance role).
+S3_BUCKET = env("STORAGE_S3_BUCKET")
+if S3_BUCKET:
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": env("STORAGE_S3_ENDPOINT_URL") or None,
+            "region_name": env("STORAGE_S3_REGION") or None,
+            "addressing_style": env("STORAGE_S3_ADDRESSING_STYLE") or None,
+            "signature_version": "s3v4",
+            "file_overwrite": True,  # names are ids: never taken, so skip the existence check
+            "default_acl": None,
+            "querystring_auth": True,
+            "querystring_expire": DOWNLOAD_URL_TTL,
+        },
+    }
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {

@@ -1,8 +1,9 @@
-"""Where file bytes live: the storage backend behind Django's storage API, plus multipart parts.
+"""Where file bytes live: the storage backend behind Django's storage API.
 
-The default is the local filesystem under ``MEDIA_ROOT``. Every name is built from ids
-(``<org id>/<file id>``), never from a user's file name.
-Bytes are always moved in chunks: nothing here reads a whole file into memory.
+The default is the local filesystem under ``MEDIA_ROOT``; an S3-compatible object store when
+``STORAGE_S3_BUCKET`` is set (django-storages). Every name is built from ids
+(``<org id>/<file id>``), never from a user's file name, and bytes are always moved in chunks:
+nothing here reads a whole file into memory.
 """
 
 from __future__ import annotations
@@ -11,13 +12,27 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from django.core.files import File as DjangoFile
-from django.core.files.storage import Storage, storages
+from django.core.files.storage import FileSystemStorage, Storage, storages
 
 CHUNK_SIZE = 1024 * 1024
 
 
 def storage() -> Storage:
     return storages["default"]
+
+
+def is_local() -> bool:
+    """Tell whether bytes live on this machine's filesystem (else in an object store)."""
+    return isinstance(storage(), FileSystemStorage)
+
+
+def s3_client():
+    """The object store's boto3 client, for what Django's storage API does not cover."""
+    return storage().connection.meta.client
+
+
+def s3_bucket() -> str:
+    return storage().bucket_name
 
 
 def file_blob_name(org_id: str, file_id: str) -> str:
@@ -33,7 +48,36 @@ def blob_save(name: str, content: IO[bytes]) -> None:
 
 
 def blob_open(name: str) -> IO[bytes]:
+    """Open a local blob for reading (object stores are read through signed URLs instead)."""
     return storage().open(name, "rb")
+
+
+def blob_head(name: str, size: int) -> bytes:
+    """Return the first ``size`` bytes of a blob, with a ranged GET on an object store."""
+    if is_local():
+        with blob_open(name) as stream:
+            return stream.read(size)
+    response = s3_client().get_object(Bucket=s3_bucket(), Key=name, Range=f"bytes=0-{size - 1}")
+    return response["Body"].read()
+
+
+def blob_chunks(name: str) -> Iterator[bytes]:
+    """Stream a blob's bytes in chunks, from disk or from the object store."""
+    if is_local():
+        with blob_open(name) as stream:
+            yield from read_chunks(stream)
+        return
+    body = s3_client().get_object(Bucket=s3_bucket(), Key=name)["Body"]
+    try:
+        yield from body.iter_chunks(CHUNK_SIZE)
+    finally:
+        body.close()
+
+
+def blob_url(name: str, *, content_type: str, disposition: str, expire: int) -> str:
+    """A pre-signed object-store URL that serves the blob with the given headers."""
+    parameters = {"ResponseContentType": content_type, "ResponseContentDisposition": disposition}
+    return storage().url(name, parameters=parameters, expire=expire)
 
 
 def blob_delete(name: str) -> None:

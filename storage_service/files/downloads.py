@@ -8,7 +8,13 @@ from typing import IO
 
 from django.conf import settings
 from django.core import signing
-from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    FileResponse,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.utils.http import content_disposition_header
 
 from storage_service import errors
@@ -18,6 +24,8 @@ from storage_service.files.models import File
 from storage_service.files.serializers import DOWNLOAD_SALT
 
 RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+# The object store's own link only has to outlive the redirect.
+REDIRECT_TTL = 300
 
 
 def file_for_token(token: str) -> File:
@@ -71,7 +79,20 @@ def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
 
 
 def file_response(request: HttpRequest, file: File) -> HttpResponse:
-    """Stream ``file`` whole (200) or the requested range (206), never reading it all at once."""
+    """Stream ``file`` whole (200) or the requested range (206), never reading it all at once.
+
+    From an object store, redirect to a short-lived pre-signed URL: the store serves the bytes
+    (ranges included) with the same type and disposition, and they never pass through a worker.
+    """
+    disposition = content_disposition_header(True, file.name)
+    if not blobs.is_local():
+        url = blobs.blob_url(
+            file.storage_name,
+            content_type=file.content_type,
+            disposition=disposition,
+            expire=REDIRECT_TTL,
+        )
+        return HttpResponseRedirect(url)
     try:
         wanted = byte_range(request.META.get("HTTP_RANGE", ""), file.size)
     except ValueError:
@@ -90,7 +111,7 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
         )
         response["Content-Length"] = str(length)
         response["Content-Range"] = f"bytes {start}-{end}/{file.size}"
-    response["Content-Disposition"] = content_disposition_header(True, file.name)
+    response["Content-Disposition"] = disposition
     response["Accept-Ranges"] = "bytes"
     response["ETag"] = f'"{file.sha256}"' if file.sha256 else f'"{file.pk}"'
     response["X-Content-Type-Options"] = "nosniff"
