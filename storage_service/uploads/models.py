@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from storage_service.accounts.models import Organisation
@@ -13,9 +16,15 @@ class MultipartUploadQuerySet(models.QuerySet):
     def for_org(self, org: Organisation) -> MultipartUploadQuerySet:
         return self.filter(organisation=org)
 
-    def unfinished(self, now) -> MultipartUploadQuerySet:
+    def unfinished(self, now: datetime) -> MultipartUploadQuerySet:
         """Uploads still open: neither completed nor aborted, and not yet expired."""
         return self.filter(completed_at__isnull=True, aborted_at__isnull=True, expires_at__gt=now)
+
+    def finished(self, now: datetime) -> MultipartUploadQuerySet:
+        """Uploads that take no more parts: completed, aborted or expired."""
+        return self.filter(
+            Q(completed_at__isnull=False) | Q(aborted_at__isnull=False) | Q(expires_at__lte=now)
+        )
 
 
 class MultipartUpload(models.Model):
@@ -53,6 +62,24 @@ class MultipartUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"
+
+    @property
+    def reserved_file_id(self) -> str:
+        """The id the finished file will get: ``storage_name`` is ``<org id>/<file id>``."""
+        return self.storage_name.rsplit("/", 1)[-1]
+
+    def part_size_of(self, part_number: int) -> int:
+        """The exact byte count of part ``part_number``; the last part holds the rest."""
+        if part_number == self.part_count:
+            return self.size - self.part_size * (self.part_count - 1)
+        return self.part_size
+
+    def state_at(self, now: datetime) -> str:
+        if self.completed_at is not None:
+            return "completed"
+        if self.aborted_at is not None:
+            return "aborted"
+        return "expired" if self.expires_at <= now else "open"
 
 
 class UploadPart(models.Model):

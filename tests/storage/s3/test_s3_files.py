@@ -2,14 +2,17 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import urllib.request
 from email.message import Message
 
+import boto3
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from storage_service.accounts.models import Organisation
+from tests.storage.uploads.flows import abort, complete, data_ok, put_parts, started, uploaded
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +69,32 @@ def test_deleting_a_file_removes_the_object(api, s3_objects, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=True):
         assert api.delete(f"/v1/files/{file['id']}").status_code == 200
     assert s3_objects() == set()
+
+
+def test_a_multipart_upload_uses_the_stores_own_and_round_trips(api, s3_objects, settings):
+    settings.MULTIPART_MIN_PART_SIZE = 5 * 1024 * 1024  # the store's own smallest part
+    data = os.urandom(5 * 1024 * 1024) + b"tail" * 1000
+    upload, parts = uploaded(api, data, partSize=5 * 1024 * 1024)
+    assert len(parts) == 2
+    org_id = Organisation.objects.get().pk
+    assert s3_objects() == set()  # parts wait in the store's upload, not as objects
+    file = data_ok(complete(api, upload["uploadId"], parts))["file"]
+    assert file["size"] == len(data)
+    assert file["metadata"]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert s3_objects() == {f"{org_id}/{file['id']}"}
+    _, _, body = fetch(api.get(file["url"])["Location"])
+    assert body == data
+
+
+def test_aborting_a_multipart_upload_aborts_the_stores(
+    api, s3_endpoint, s3_bucket, settings, django_capture_on_commit_callbacks
+):
+    settings.MULTIPART_MIN_PART_SIZE = 5 * 1024 * 1024
+    data = os.urandom(6 * 1024 * 1024)
+    upload = started(api, data, partSize=5 * 1024 * 1024)
+    put_parts(api, upload, data)
+    client = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1")
+    assert len(client.list_multipart_uploads(Bucket=s3_bucket).get("Uploads", [])) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        data_ok(abort(api, upload["uploadId"]))
+    assert client.list_multipart_uploads(Bucket=s3_bucket).get("Uploads", []) == []

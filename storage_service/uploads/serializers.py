@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from storage_service.accounts.serializers import StrictBody
+from storage_service.clock import iso
+from storage_service.files.models import MAX_NAME_LENGTH
+from storage_service.uploads.layout import MAX_PARTS
+from storage_service.uploads.models import MultipartUpload
+
+MAX_ID_LENGTH = 64
+MAX_ETAG_LENGTH = 128
+MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
+# Control characters, lone surrogates and the Unicode line and paragraph separators.
+FORBIDDEN_CATEGORIES = {"Cc", "Cs", "Zl", "Zp"}
+
+
+def _positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise serializers.ValidationError("Must be a whole number of at least 1.")
+    return value
+
+
+def normalise_etag(etag: str) -> str:
+    """Compare etags as S3 clients send them: quoted or not, in either case."""
+    return etag.strip().strip('"').lower()
+
+
+class UploadStartSerializer(StrictBody):
+    name = serializers.JSONField()
+    size = serializers.JSONField()
+    type = serializers.JSONField(required=False, allow_null=True)
+    folderId = serializers.JSONField(required=False, allow_null=True)
+    partSize = serializers.JSONField(required=False, allow_null=True)
+
+    def validate_name(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise serializers.ValidationError("Must be a string.")
+        if not 1 <= len(value) <= MAX_NAME_LENGTH:
+            raise serializers.ValidationError(f"Must be 1 to {MAX_NAME_LENGTH} characters.")
+        if not value.strip() or value in {".", ".."}:
+            raise serializers.ValidationError("Must be a file name, not only spaces or dots.")
+        if "/" in value or "\\" in value:
+            raise serializers.ValidationError("Must not contain / or \\.")
+        if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in value):
+            raise serializers.ValidationError("Must not contain control characters.")
+        return value
+
+    def validate_size(self, value: Any) -> int:
+        return _positive_int(value)
+
+    def validate_partSize(self, value: Any) -> int | None:
+        return None if value is None else _positive_int(value)
+
+    def validate_type(self, value: Any) -> str | None:
+        """A MIME type such as ``video/mp4``; parameters (``; charset=...``) are dropped."""
+        if value is None:
+            return None
+        essence = value.split(";", 1)[0].strip().lower() if isinstance(value, str) else ""
+        if len(essence) > 255 or not MIME_TYPE.fullmatch(essence):
+            raise serializers.ValidationError("Must be a MIME type such as video/mp4.")
+        return essence
+
+    def validate_folderId(self, value: Any) -> str | None:
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_ID_LENGTH):
+            raise serializers.ValidationError("Must be a folder id (a string).")
+        return value or None
+
+
+class UploadCompleteSerializer(StrictBody):
+    uploadId = serializers.JSONField()
+    parts = serializers.JSONField()
+
+    def validate_uploadId(self, value: Any) -> str:
+        if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID_LENGTH:
+            raise serializers.ValidationError("Must be an upload id (a string).")
+        return value
+
+    def validate_parts(self, value: Any) -> list[tuple[int, str]]:
+        """Return ``(partNumber, etag)`` pairs in the order given; the service checks them."""
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_PARTS:
+            raise serializers.ValidationError(
+                f"Must be an array of 1 to {MAX_PARTS} objects with partNumber and etag."
+            )
+        listed = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict) or set(item) != {"partNumber", "etag"}:
+                raise serializers.ValidationError(
+                    f"Item {index} must be an object with exactly partNumber and etag."
+                )
+            number, etag = item["partNumber"], item["etag"]
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                raise serializers.ValidationError(
+                    f"Item {index}: partNumber must be a whole number of at least 1."
+                )
+            if not isinstance(etag, str) or not 1 <= len(etag) <= MAX_ETAG_LENGTH:
+                raise serializers.ValidationError(f"Item {index}: etag must be a string.")
+            listed.append((number, normalise_etag(etag)))
+        return listed
+
+
+class MultipartUploadSerializer(serializers.BaseSerializer):
+    """An open upload as POST /files/multipart-upload-start answers it, with every part's URL."""
+
+    def to_representation(self, upload: MultipartUpload) -> dict[str, Any]:
+        request = self.context["request"]
+        return {
+            "uploadId": upload.pk,
+            "partSize": upload.part_size,
+            "partCount": upload.part_count,
+            "expiresAt": iso(upload.expires_at),
+            "parts": [
+                {"partNumber": number, "url": request.build_absolute_uri(part_path(upload, number))}
+                for number in range(1, upload.part_count + 1)
+            ],
+        }
+
+
+def part_path(upload: MultipartUpload, part_number: int) -> str:
+    return reverse(
+        "multipart-upload-part", kwargs={"upload_id": upload.pk, "part_number": part_number}
+    )

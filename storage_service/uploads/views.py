@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import re
+
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from storage_service import clock, errors
+from storage_service.accounts.permissions import FILES_WRITE
+from storage_service.files.serializers import FileSerializer
+from storage_service.uploads import services
+from storage_service.uploads.serializers import (
+    MultipartUploadSerializer,
+    UploadCompleteSerializer,
+    UploadStartSerializer,
+)
+
+PART_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+class UploadStartView(APIView):
+    """POST /files/multipart-upload-start: open an upload and hand out one URL per part."""
+
+    parser_classes = [JSONParser]
+    required_permissions = {"post": FILES_WRITE}
+
+    def post(self, request: Request) -> Response:
+        body = UploadStartSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        fields = body.validated_data
+        upload = services.upload_start(
+            org=request.user,
+            name=fields["name"],
+            size=fields["size"],
+            content_type=fields.get("type"),
+            folder_id=fields.get("folderId"),
+            part_size=fields.get("partSize"),
+            now=clock.now(),
+        )
+        return Response(MultipartUploadSerializer(upload, context={"request": request}).data)
+
+
+class UploadPartView(APIView):
+    """PUT /files/multipart-upload/<uploadId>/parts/<partNumber>: the part's raw bytes.
+
+    The body is never parsed nor read whole (``request.data`` and ``request.body`` stay
+    untouched): the service streams it from the underlying request in chunks.
+    """
+
+    required_permissions = {"put": FILES_WRITE}
+
+    def put(self, request: Request, upload_id: str, part_number: str) -> Response:
+        if not PART_NUMBER.fullmatch(part_number):
+            raise errors.InvalidParameters(partNumber="Must be a whole number of at least 1.")
+        part = services.upload_part_store(
+            org=request.user,
+            upload_id=upload_id,
+            part_number=int(part_number),
+            body=request._request,
+            declared_size=_content_length(request),
+            now=clock.now(),
+        )
+        response = Response({"partNumber": part.part_number, "size": part.size, "etag": part.etag})
+        response["ETag"] = f'"{part.etag}"'
+        return response
+
+
+class UploadCompleteView(APIView):
+    """POST /files/multipart-upload-complete: join the parts into the file."""
+
+    parser_classes = [JSONParser]
+    required_permissions = {"post": FILES_WRITE}
+
+    def post(self, request: Request) -> Response:
+        body = UploadCompleteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        file = services.upload_complete(
+            org=request.user,
+            upload_id=body.validated_data["uploadId"],
+            parts=body.validated_data["parts"],
+            now=clock.now(),
+        )
+        return Response({"file": FileSerializer(file, context={"request": request}).data})
+
+
+class UploadView(APIView):
+    """DELETE /files/multipart-upload/<uploadId>: abort the upload and drop its parts."""
+
+    required_permissions = {"delete": FILES_WRITE}
+
+    def delete(self, request: Request, upload_id: str) -> Response:
+        upload = services.upload_abort(org=request.user, upload_id=upload_id, now=clock.now())
+        return Response(
+            {
+                "message": "Multipart upload aborted.",
+                "uploadId": upload.pk,
+                "abortedAt": clock.iso(upload.aborted_at),
+            }
+        )
+
+
+def _content_length(request: Request) -> int | None:
+    raw = request.META.get("CONTENT_LENGTH") or ""
+    return int(raw) if raw.isascii() and raw.isdigit() else None
