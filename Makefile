@@ -9,7 +9,7 @@ STORAGE_PORT ?= 8001
 MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
-	install setup-storage setup-memory bench clean
+	install setup-storage setup-memory bench bench-storage clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,12 @@ test-storage: install
 
 test-memory: install
 	$(BIN)/pytest tests/memory --ds tests.memory.settings
+
+# Benchmarks against gunicorn and PostgreSQL on this machine (see tests/bench/storage.py).
+bench: bench-storage
+
+bench-storage: install
+	$(BIN)/python -m tests.bench.storage $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -215,14 +215,3 @@ def test_the_path_takes_a_trailing_slash_and_other_methods_are_not_allowed(api):
     assert error_of(api.get("/v1/files/multipart-upload-start"), 405)["code"] == (
         "METHOD_NOT_ALLOWED"
     )
-
-
-def test_start_is_refused_on_an_object_store_until_its_side_is_built(api, settings):
-    pytest.importorskip("storages")
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {"bucket_name": "b"}},
-    }
-    error = error_of(start(api, name="a.bin", size=10), 500)
-    assert error["code"] == "INTERNAL_ERROR"
-    assert not MultipartUpload.objects.exists()

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rest_framework import serializers
+
+from storage_service import errors
+from storage_service.accounts.serializers import StrictBody
+from storage_service.clock import iso
+from storage_service.folders.models import MAX_NAME_LENGTH, Folder
+from storage_service.pagination import PageRequest, page_request
+
+MAX_BULK_IDS = 100
+MAX_ID_LENGTH = 64
+ROOT = "root"  # GET /folders?parentFolderId=root lists the top-level folders
+FLAGS = {"true": True, "1": True, "false": False, "0": False}
+# Control characters, and line and paragraph separators, have no place in a name.
+FORBIDDEN_CATEGORIES = {"Cc", "Zl", "Zp"}
+
+
+class FolderSerializer(serializers.BaseSerializer):
+    """The folder record of the contract (decisions.md: Folders)."""
+
+    def to_representation(self, folder: Folder) -> dict[str, Any]:
+        return {
+            "folderId": folder.pk,
+            "name": folder.name,
+            "parentFolderId": folder.parent_id,
+            "createdAt": iso(folder.created_at),
+            "updatedAt": iso(folder.updated_at),
+        }
+
+
+def name_problem(name: Any) -> str | None:
+    """Say what is wrong with ``name`` as a folder name, or None when it is fine."""
+    if not isinstance(name, str):
+        return "The name must be a string."
+    if not name.strip(" "):
+        return "The name must not be empty or only spaces."
+    if len(name) > MAX_NAME_LENGTH:
+        return f"The name must be at most {MAX_NAME_LENGTH} characters."
+    if name in {".", ".."}:
+        return 'The name must not be "." or "..".'
+    if "/" in name or "\\" in name:
+        return "The name must not contain / or \\."
+    if any(unicodedata.category(char) in FORBIDDEN_CATEGORIES for char in name):
+        return "The name must not contain control characters or line breaks."
+    return None
+
+
+def is_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
+
+
+class FolderCreateSerializer(StrictBody):
+    name = serializers.JSONField(
+        allow_null=True, error_messages={"required": "The name is required."}
+    )
+    parentFolderId = serializers.JSONField(required=False, allow_null=True)
+
+    def validate_name(self, name: Any) -> str:
+        problem = name_problem(name)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return name
+
+    def validate_parentFolderId(self, value: Any) -> str | None:
+        if value is not None and not is_id(value):
+            raise serializers.ValidationError("Must be a folder id (a string) or null.")
+        return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise serializers.ValidationError("Must be true or false.")
+    return value
+
+
+class FolderBulkDeleteSerializer(StrictBody):
+    folderIds = serializers.JSONField(
+        allow_null=True, error_messages={"required": "An array of folder ids is required."}
+    )
+    force = serializers.JSONField(required=False, allow_null=True)
+    recursive = serializers.JSONField(required=False, allow_null=True)
+    dryRun = serializers.JSONField(required=False, allow_null=True)
+
+    def validate_folderIds(self, value: Any) -> list[str]:
+        if (
+            not isinstance(value, list)
+            or not 0 < len(value) <= MAX_BULK_IDS
+            or not all(is_id(item) for item in value)
+        ):
+            raise serializers.ValidationError(
+                f"Must be an array of 1 to {MAX_BULK_IDS} folder ids (strings)."
+            )
+        return value
+
+    validate_force = validate_recursive = validate_dryRun = staticmethod(_flag)
+
+
+@dataclass(frozen=True)
+class DeleteOptions:
+    force: bool
+    recursive: bool
+    dry_run: bool
+
+
+def _query_flag(params: Mapping[str, str], name: str, default: bool, problems: dict) -> bool:
+    raw = params.get(name)
+    if raw is None:
+        return default
+    value = FLAGS.get(raw.strip().lower())
+    if value is None:
+        problems[name] = "Must be true, false, 1 or 0."
+        return default
+    return value
+
+
+def parse_delete_options(params: Mapping[str, str]) -> DeleteOptions:
+    """Read ``force``, ``recursive`` and ``dryRun`` or fail with INVALID_PARAMETERS naming each."""
+    problems: dict[str, str] = {}
+    options = DeleteOptions(
+        force=_query_flag(params, "force", False, problems),
+        recursive=_query_flag(params, "recursive", True, problems),
+        dry_run=_query_flag(params, "dryRun", False, problems),
+    )
+    if problems:
+        raise errors.InvalidParameters(**problems)
+    return options
+
+
+def parse_list_params(params: Mapping[str, str]) -> tuple[PageRequest, str | None]:
+    """Read ``page``, ``limit`` and ``parentFolderId`` (an id or ``root``), naming each bad one."""
+    problems: dict[str, str] = {}
+    page = page_request(params, problems)
+    parent_id = params.get("parentFolderId")
+    if parent_id is not None and not is_id(parent_id):
+        problems["parentFolderId"] = f"Must be a folder id or {ROOT}."
+    if problems:
+        raise errors.InvalidParameters(**problems)
+    return page, parent_id

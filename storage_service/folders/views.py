@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from storage_service import clock
+from storage_service.accounts.permissions import FOLDERS_READ, FOLDERS_WRITE
+from storage_service.folders import services, trash
+from storage_service.folders.models import Folder
+from storage_service.folders.serializers import (
+    ROOT,
+    DeleteOptions,
+    FolderBulkDeleteSerializer,
+    FolderCreateSerializer,
+    FolderSerializer,
+    parse_delete_options,
+    parse_list_params,
+)
+from storage_service.pagination import paginate
+
+
+def deletion_message(outcome: services.FolderDeletion, options: DeleteOptions) -> str:
+    if options.dry_run:
+        return "Dry run: nothing was deleted; the counts say what the deletion would do."
+    done = "deleted permanently" if outcome.permanent else "moved to the trash"
+    if not options.recursive:
+        return f"Folder {done}; its files and subfolders moved up to its parent."
+    if outcome.permanent:
+        return "Folder and its contents deleted permanently."
+    return "Folder and its contents moved to the trash; restorable for 30 days."
+
+
+def deletion_data(outcome: services.FolderDeletion) -> dict[str, Any]:
+    return {
+        "folderId": outcome.folder_id,
+        "deletedFiles": outcome.deleted_files,
+        "deletedSubfolders": outcome.deleted_subfolders,
+        "freedSpace": outcome.freed_space,
+    }
+
+
+class FolderViewSet(viewsets.ViewSet):
+    required_permissions = {
+        "list": FOLDERS_READ,
+        "retrieve": FOLDERS_READ,
+        "create": FOLDERS_WRITE,
+        "destroy": FOLDERS_WRITE,
+        "bulk_destroy": FOLDERS_WRITE,
+        "restore": FOLDERS_WRITE,
+    }
+
+    def list(self, request: Request) -> Response:
+        page_request, parent_id = parse_list_params(request.query_params)
+        folders = Folder.objects.for_org(request.user).live()
+        if parent_id == ROOT:
+            folders = folders.filter(parent__isnull=True)
+        elif parent_id is not None:
+            parent = services.folder_get_live(org=request.user, folder_id=parent_id)
+            folders = folders.filter(parent=parent)
+        page, pagination = paginate(folders.order_by("name", "id"), page_request)
+        return Response(
+            {"folders": FolderSerializer(page, many=True).data, "pagination": pagination}
+        )
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        folder = services.folder_get_live(org=request.user, folder_id=pk)
+        return Response({"folder": FolderSerializer(folder).data})
+
+    def create(self, request: Request) -> Response:
+        body = FolderCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        folder = services.folder_create(
+            org=request.user,
+            name=body.validated_data["name"],
+            parent_id=body.validated_data.get("parentFolderId"),
+            now=clock.now(),
+        )
+        return Response({"folder": FolderSerializer(folder).data})
+
+    def destroy(self, request: Request, pk: str) -> Response:
+        options = parse_delete_options(request.query_params)
+        now = clock.now()
+        outcome = services.folder_delete(
+            org=request.user,
+            folder_id=pk,
+            force=options.force,
+            recursive=options.recursive,
+            dry_run=options.dry_run,
+            now=now,
+        )
+        return Response(
+            {
+                "message": deletion_message(outcome, options),
+                **deletion_data(outcome),
+                "deletedAt": clock.iso(now),
+            }
+        )
+
+    @action(detail=False, methods=["delete"], url_path="bulk")
+    def bulk_destroy(self, request: Request) -> Response:
+        body = FolderBulkDeleteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        fields = body.validated_data
+        now = clock.now()
+        outcome = services.folders_delete_bulk(
+            org=request.user,
+            folder_ids=fields["folderIds"],
+            force=fields.get("force", False),
+            recursive=fields.get("recursive", True),
+            dry_run=fields.get("dryRun", False),
+            now=now,
+        )
+        return Response(
+            {
+                "deleted": [deletion_data(deletion) for deletion in outcome.deleted],
+                "failed": outcome.failed,
+                "totalFreedSpace": outcome.freed_space,
+                "deletedAt": clock.iso(now),
+            }
+        )
+
+    @action(detail=True, methods=["post"])
+    def restore(self, request: Request, pk: str) -> Response:
+        restored = trash.folder_restore(org=request.user, folder_id=pk, now=clock.now())
+        return Response(
+            {
+                "folder": FolderSerializer(restored.folder).data,
+                "restoredFiles": restored.restored_files,
+                "restoredSubfolders": restored.restored_subfolders,
+            }
+        )

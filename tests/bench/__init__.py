@@ -1,0 +1,1 @@
+"""Benchmarks run against a real server (``make bench``); not collected by pytest."""

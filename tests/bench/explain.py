@@ -1,0 +1,61 @@
+"""EXPLAIN ANALYZE the SQL that GET /v1/files runs, as the service itself builds it.
+
+Run by the bench in a subprocess with the service's environment:
+``python -m tests.bench.explain <org id> <scenarios as JSON>``; prints JSON, one item per scenario:
+each query the listing ran, its time in the service's connection, and its plan.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+
+def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
+    from django.db import connection
+
+    from storage_service.accounts.models import Organisation
+    from storage_service.files.listing import list_files, parse_file_query
+
+    org = Organisation.objects.get(pk=org_id)
+    report: dict[str, list[dict[str, Any]]] = {}
+    for name, params in scenarios.items():
+        query = parse_file_query(params)
+        captured: list[dict[str, Any]] = []
+
+        def capture(execute, sql, sql_params, many, context, captured=captured):
+            started = time.perf_counter()
+            try:
+                return execute(sql, sql_params, many, context)
+            finally:
+                elapsed = (time.perf_counter() - started) * 1000
+                captured.append({"sql": sql, "params": sql_params, "ms": elapsed})
+
+        list_files(org, query)  # once to warm the connection and caches, as the bench did
+        with connection.execute_wrapper(capture):
+            list_files(org, query)
+        for item in captured:
+            with connection.cursor() as cursor:
+                cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])
+                item["plan"] = "\n".join(row[0] for row in cursor.fetchall())
+            with connection.cursor() as cursor:
+                item["sql"] = cursor.mogrify(item["sql"], item["params"])
+            item["params"] = None
+        report[name] = [item for item in captured if "files_file" in item["sql"]]
+    return report
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "storage_service.settings")
+    import django
+
+    django.setup()
+    org_id, scenarios = sys.argv[1], json.loads(sys.argv[2])
+    json.dump(explain(org_id, scenarios), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
