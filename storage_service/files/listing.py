@@ -6,9 +6,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.db.models import Sum
+
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files.models import Category, File, FileQuerySet
+from storage_service.files.models import Category, File, FileQuerySet, FileTally
 from storage_service.files.services import live_folder
 from storage_service.pagination import PageRequest, page_request, paginate
 
@@ -33,8 +35,9 @@ class FileQuery:
     descending: bool = True
 
     @property
-    def filtered(self) -> bool:
-        return any([self.folder_id, self.category, self.mime_type, self.search])
+    def only_by_type(self) -> bool:
+        """True when no filter but (at most) the type applies: the tallies know the total."""
+        return not (self.folder_id or self.search)
 
 
 def parse_file_query(params: Mapping[str, str]) -> FileQuery:
@@ -88,9 +91,20 @@ def file_queryset(org: Organisation, query: FileQuery) -> FileQuerySet:
     return files.order_by(f"{sign}{SORT_FIELDS[query.sort_by]}", f"{sign}id")
 
 
+def known_total(org: Organisation, query: FileQuery) -> int | None:
+    """The list's total from the counters, when they know it: no COUNT over millions of rows."""
+    if not query.only_by_type:
+        return None
+    if not (query.category or query.mime_type):
+        return Organisation.objects.get(pk=org.pk).file_count
+    tallies = FileTally.objects.filter(organisation=org)
+    if query.category:
+        tallies = tallies.filter(category=query.category)
+    if query.mime_type:
+        tallies = tallies.filter(content_type=query.mime_type)
+    return tallies.aggregate(total=Sum("live_count"))["total"] or 0
+
+
 def list_files(org: Organisation, query: FileQuery) -> tuple[list[File], dict]:
     """Return one page of the organisation's live files and its pagination object."""
-    files = file_queryset(org, query)
-    # The unfiltered total is the organisation's live file count: no COUNT over millions of rows.
-    total = None if query.filtered else Organisation.objects.get(pk=org.pk).file_count
-    return paginate(files, query.page, total=total)
+    return paginate(file_queryset(org, query), query.page, total=known_total(org, query))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from storage_service.accounts.models import Organisation
@@ -8,6 +9,7 @@ from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id
 
 MAX_NAME_LENGTH = 255
+LIVE = Q(deleted_at__isnull=True)
 
 
 class Category(models.TextChoices):
@@ -66,22 +68,65 @@ class File(models.Model):
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]
+        # Partial indexes on live files: each serves one filter with the default newest-first
+        # order (or one sort order) as a plain index scan, whatever the organisation's size.
         indexes = [
             models.Index(
-                fields=["organisation", "deleted_at", "-uploaded_at", "-id"],
-                name="file_org_uploaded",
+                fields=["organisation", "-uploaded_at", "-id"],
+                condition=LIVE,
+                name="file_live_uploaded",
             ),
             models.Index(
-                fields=["organisation", "folder", "deleted_at", "-uploaded_at"],
-                name="file_org_folder_uploaded",
+                fields=["organisation", "folder", "-uploaded_at", "-id"],
+                condition=LIVE,
+                name="file_live_folder_uploaded",
             ),
             models.Index(
-                fields=["organisation", "category", "deleted_at", "-uploaded_at"],
-                name="file_org_category_uploaded",
+                fields=["organisation", "category", "-uploaded_at", "-id"],
+                condition=LIVE,
+                name="file_live_category_uploaded",
             ),
-            models.Index(fields=["organisation", "content_type"], name="file_org_mime"),
+            models.Index(
+                fields=["organisation", "content_type", "-uploaded_at", "-id"],
+                condition=LIVE,
+                name="file_live_mime_uploaded",
+            ),
+            models.Index(
+                fields=["organisation", "name", "id"], condition=LIVE, name="file_live_name"
+            ),
+            models.Index(
+                fields=["organisation", "size", "id"], condition=LIVE, name="file_live_size"
+            ),
+            models.Index(
+                fields=["organisation", "updated_at", "id"],
+                condition=LIVE,
+                name="file_live_updated",
+            ),
             models.Index(fields=["deleted_at"], name="file_deleted_at"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class FileTally(models.Model):
+    """Live files per organisation, category and MIME type, kept by database triggers.
+
+    A type-filtered list reads its ``total`` here instead of counting hundreds of thousands of
+    rows. Triggers (migration 0004) see every write, bulk UPDATEs of a folder deletion included.
+    """
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.DO_NOTHING, db_constraint=False)
+    category = models.CharField(max_length=16)
+    content_type = models.CharField(max_length=255)
+    live_count = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organisation", "category", "content_type"], name="file_tally_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.organisation_id} {self.content_type}: {self.live_count}"

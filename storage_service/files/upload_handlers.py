@@ -16,6 +16,10 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
     gets its FILE_TOO_LARGE answer); ``request.upload_too_large`` tells the view.
     """
 
+    # Django's parser reads the body in the smallest chunk its handlers ask for (64 KiB by
+    # default); 1 MiB chunks cut the per-chunk Python work of large uploads several times over.
+    chunk_size = 1024 * 1024
+
     def __init__(self, request=None) -> None:
         super().__init__(request)
         auth = resolve_key(request) if request is not None else None

@@ -46,7 +46,6 @@ class Assembled:
     size: int
     sha256: str
     head: bytes
-    part_md5s: list[str]
 
 
 def part_blob_name(upload_id: str, part_number: int) -> str:
@@ -82,29 +81,23 @@ def part_store(staged: StagedPart, *, name: str) -> str:
 
 
 def assemble(part_names: Sequence[str]) -> Assembled:
-    """Join the parts, in order, into a temporary file, hashing the whole and each part.
+    """Join the parts, in order, into a temporary file, hashing the whole.
 
     Raises FileNotFoundError when a part is gone (an abort or the expiry sweep got there first).
     """
     whole = hashlib.sha256()
     head = bytearray()
-    md5s: list[str] = []
     size = 0
     with _temporary_file("assembly-") as out:
         for name in part_names:
-            part_digest = hashlib.md5(usedforsecurity=False)
             with blobs.storage().open(name, "rb") as part:
                 for chunk in blobs.read_chunks(part, CHUNK_SIZE):
                     out.write(chunk)
                     whole.update(chunk)
-                    part_digest.update(chunk)
                     if len(head) < HEAD_SIZE:
                         head += chunk[: HEAD_SIZE - len(head)]
                     size += len(chunk)
-            md5s.append(part_digest.hexdigest())
-    return Assembled(
-        path=out.name, size=size, sha256=whole.hexdigest(), head=bytes(head), part_md5s=md5s
-    )
+    return Assembled(path=out.name, size=size, sha256=whole.hexdigest(), head=bytes(head))
 
 
 def publish(assembled: Assembled, *, name: str) -> None:

@@ -306,10 +306,10 @@ def _claim(
     try:
         with transaction.atomic():
             upload = _open_upload(org=org, upload_id=upload_id, now=now, lock=True)
-            stored = _stored_etags(upload)
-            _check_listing(upload, parts, stored)
-            joined = [stored[n] for n in range(1, upload.part_count + 1)]
-            if assembled.part_md5s != joined or assembled.size != upload.size:
+            # The listed etags must still be the stored ones: a part replaced while the parts
+            # were being joined has a new stored etag (parts swap in by rename, under this lock).
+            _check_listing(upload, parts, _stored_etags(upload))
+            if assembled.size != upload.size:
                 raise errors.InvalidParameters(
                     parts="A part was replaced while the upload was completing; "
                     "list the parts with their current etags and complete again."

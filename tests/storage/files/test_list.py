@@ -159,3 +159,28 @@ def test_only_the_callers_live_files_are_listed(api, admin_key):
     mine = FileFactory(organisation=admin_key.organisation, name="mine.txt")
     assert names(api.get("/v1/files")) == [mine.name]
     assert api.get("/v1/files").json()["data"]["pagination"]["total"] == 1
+
+
+def test_type_totals_stay_exact_through_uploads_deletes_and_trash(api, admin_key):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from storage_service.files.models import File
+
+    def total(type_: str) -> int:
+        return api.get("/v1/files", {"type": type_}).json()["data"]["pagination"]["total"]
+
+    ids = [
+        api.post(
+            "/v1/files/upload",
+            {"file": SimpleUploadedFile(f"{n}.txt", b"text")},
+            format="multipart",
+        ).json()["data"]["file"]["id"]
+        for n in range(3)
+    ]
+    assert (total("document"), total("text/plain"), total("image")) == (3, 3, 0)
+    api.delete(f"/v1/files/{ids[0]}")
+    File.objects.filter(pk=ids[1]).update(deleted_at=clock.now())  # as a folder's trash does
+    assert (total("document"), total("text/plain")) == (1, 1)
+    File.objects.filter(pk=ids[1]).update(deleted_at=None)  # as a restore does
+    File.objects.filter(pk=ids[2]).update(content_type="image/png", category="image")
+    assert (total("document"), total("image"), total("image/png")) == (1, 1, 1)
