@@ -34,10 +34,18 @@ def file_register(
 ) -> File:
     """Record bytes already stored under ``storage_name`` as a file, counting them against quota.
 
-    Raises STORAGE_QUOTA_EXCEEDED without creating anything; the caller then deletes the bytes.
+    Raises STORAGE_QUOTA_EXCEEDED (or FOLDER_NOT_FOUND when the folder went to the trash
+    meanwhile) without creating anything; the caller then deletes the bytes. Locks are taken
+    organisation first, then folder, the order every writer here follows, so none deadlock.
     """
     with transaction.atomic():
         quota.quota_reserve(org=org, size=size)
+        if folder is not None:
+            live = Folder.objects.select_for_update(no_key=True).filter(
+                pk=folder.pk, deleted_at__isnull=True
+            )
+            if not live.exists():
+                raise errors.FolderNotFound(folderId=folder.pk)
         extra = {"pk": file_id} if file_id else {}
         return File.objects.create(
             organisation=org,

@@ -305,6 +305,8 @@ def _claim(
     published = ""
     try:
         with transaction.atomic():
+            # The organisation row first, like every other writer, so no two deadlock.
+            Organisation.objects.select_for_update().filter(pk=org.pk).first()
             upload = _open_upload(org=org, upload_id=upload_id, now=now, lock=True)
             # The listed etags must still be the stored ones: a part replaced while the parts
             # were being joined has a new stored etag (parts swap in by rename, under this lock).
