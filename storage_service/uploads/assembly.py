@@ -1,7 +1,7 @@
 """Multipart bytes on the local filesystem: staged parts, stored parts, the assembled file.
 
 Parts are staged here on every backend; on an object store ``object_store`` takes them from
-there onto the store's own multipart upload instead of ``part_store``/``assemble``/``publish``.
+there onto the store's own multipart upload instead of ``part_place``/``assemble``/``publish``.
 
 Bytes always move in chunks of ``CHUNK_SIZE``: nothing here holds a part or a file in memory.
 """
@@ -12,7 +12,6 @@ import contextlib
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -40,7 +39,7 @@ class StagedPart:
 
 @dataclass(frozen=True)
 class Assembled:
-    """The parts joined in a temporary file that ``publish`` moves into place."""
+    """The upload's data file, hashed, that ``publish`` moves into place."""
 
     path: str
     size: int
@@ -48,8 +47,9 @@ class Assembled:
     head: bytes
 
 
-def part_blob_name(upload_id: str, part_number: int) -> str:
-    return f"{_upload_directory(upload_id)}/{part_number:05d}"
+def data_blob_name(upload_id: str) -> str:
+    """The upload's data file: every part is copied in at its own offset as it arrives."""
+    return f"{_upload_directory(upload_id)}/data"
 
 
 def _upload_directory(upload_id: str) -> str:
@@ -71,33 +71,52 @@ def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
     return StagedPart(path=staged.name, size=size, md5=digest.hexdigest())
 
 
-def part_store(staged: StagedPart, *, name: str) -> str:
-    """Move a staged part to ``name``, atomically replacing an earlier upload of that part.
+def part_place(staged: StagedPart, *, upload_id: str, offset: int) -> None:
+    """Copy a staged part into the upload's data file at ``offset`` (in the kernel if it can).
 
-    Returns the backend's own etag of the part: none on the local filesystem.
+    Parts have fixed offsets, so the file assembles itself as parts arrive, in parallel
+    requests; completing only has to hash it and move it into place.
     """
-    _move_into_storage(staged.path, name)
-    return ""
+    path = blobs.storage().path(data_blob_name(upload_id))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    target = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        with open(staged.path, "rb") as source:
+            _copy_range(source.fileno(), target, offset, staged.size)
+    finally:
+        os.close(target)
 
 
-def assemble(part_names: Sequence[str]) -> Assembled:
-    """Join the parts, in order, into a temporary file, hashing the whole.
+def _copy_range(source: int, target: int, offset: int, count: int) -> None:
+    copied = 0
+    while copied < count:
+        try:
+            step = os.copy_file_range(
+                source, target, count - copied, offset_src=copied, offset_dst=offset + copied
+            )
+        except (AttributeError, OSError):  # no copy_file_range here: copy through user space
+            chunk = os.pread(source, min(CHUNK_SIZE, count - copied), copied)
+            step = os.pwrite(target, chunk, offset + copied)
+        if step == 0:
+            raise OSError(f"Short copy into the upload's data file at {offset + copied}.")
+        copied += step
 
-    Raises FileNotFoundError when a part is gone (an abort or the expiry sweep got there first).
+
+def assemble(upload_id: str) -> Assembled:
+    """Hash the upload's data file and read its head; the parts are already in place.
+
+    Raises FileNotFoundError when it is gone (an abort or the expiry sweep got there first).
     """
+    path = blobs.storage().path(data_blob_name(upload_id))
     whole = hashlib.sha256()
-    head = bytearray()
     size = 0
-    with _temporary_file("assembly-") as out:
-        for name in part_names:
-            with blobs.storage().open(name, "rb") as part:
-                for chunk in blobs.read_chunks(part, CHUNK_SIZE):
-                    out.write(chunk)
-                    whole.update(chunk)
-                    if len(head) < HEAD_SIZE:
-                        head += chunk[: HEAD_SIZE - len(head)]
-                    size += len(chunk)
-    return Assembled(path=out.name, size=size, sha256=whole.hexdigest(), head=bytes(head))
+    with open(path, "rb") as data:
+        head = data.read(HEAD_SIZE)
+        data.seek(0)
+        for chunk in blobs.read_chunks(data, CHUNK_SIZE):
+            whole.update(chunk)
+            size += len(chunk)
+    return Assembled(path=path, size=size, sha256=whole.hexdigest(), head=head)
 
 
 def publish(assembled: Assembled, *, name: str) -> None:
@@ -111,9 +130,9 @@ def discard(path: str) -> None:
         os.unlink(path)
 
 
-def parts_delete(upload_id: str, part_numbers: Iterable[int]) -> None:
-    """Delete an upload's stored parts and their directory; missing ones are fine."""
-    blobs.blob_delete_many(part_blob_name(upload_id, number) for number in part_numbers)
+def parts_delete(upload_id: str) -> None:
+    """Delete an upload's data file and directory; a missing one is fine."""
+    blobs.blob_delete(data_blob_name(upload_id))
     with contextlib.suppress(OSError):  # not empty (a part still arriving) or already gone
         os.rmdir(blobs.storage().path(_upload_directory(upload_id)))
 

@@ -105,14 +105,17 @@ def upload_part_store(
     if declared_size != expected:
         raise _wrong_size(part_number, expected, declared_size)
     staged = assembly.stage_part(body, expected_size=expected)
+    placing = False
     try:
         if staged.size != expected:
             raise _wrong_size(part_number, expected, staged.size)
         with transaction.atomic():
             upload = _open_upload(org=org, upload_id=upload_id, now=now, lock=True)
             if blobs.is_local():
-                name = assembly.part_blob_name(upload.pk, part_number)
-                backend_etag = assembly.part_store(staged, name=name)
+                placing = True
+                offset = (part_number - 1) * upload.part_size
+                assembly.part_place(staged, upload_id=upload.pk, offset=offset)
+                backend_etag = ""
             else:
                 backend_etag = object_store.store_part_put(upload, part_number, staged)
             part, _ = UploadPart.objects.update_or_create(
@@ -125,6 +128,12 @@ def upload_part_store(
                     "created_at": now,
                 },
             )
+    except BaseException:
+        if placing:
+            # The part's region may be half overwritten: forget the part, so that completion
+            # asks for it again instead of trusting the etag of what was there before.
+            UploadPart.objects.filter(upload_id=upload_id, part_number=part_number).delete()
+        raise
     finally:
         assembly.discard(staged.path)
     return part
@@ -144,27 +153,24 @@ def upload_complete(
     quota.check_room(org=org, size=upload.size)  # early: joining a large file takes a while
     if not blobs.is_local():
         return _complete_in_store(org=org, upload_id=upload_id, parts=parts, now=now)
-    names = [assembly.part_blob_name(upload.pk, n) for n in range(1, upload.part_count + 1)]
     try:
-        assembled = assembly.assemble(names)
+        assembled = assembly.assemble(upload.pk)
     except FileNotFoundError:
         _open_upload(org=org, upload_id=upload_id, now=now)  # finished meanwhile: not found
         raise errors.InvalidParameters(
             parts="The bytes of a part are missing; upload it again."
         ) from None
-    try:
-        content_type, metadata = _describe(assembled, upload)
-        return _claim(
-            org=org,
-            upload_id=upload_id,
-            parts=parts,
-            assembled=assembled,
-            content_type=content_type,
-            metadata=metadata,
-            now=now,
-        )
-    finally:
-        assembly.discard(assembled.path)
+    # On failure the data file stays, so that the client can complete again.
+    content_type, metadata = _describe(assembled, upload)
+    return _claim(
+        org=org,
+        upload_id=upload_id,
+        parts=parts,
+        assembled=assembled,
+        content_type=content_type,
+        metadata=metadata,
+        now=now,
+    )
 
 
 def upload_abort(*, org: Organisation, upload_id: str, now: datetime) -> MultipartUpload:
@@ -205,7 +211,7 @@ def parts_discard(upload_id: str) -> dict[str, Any]:
     rows = UploadPart.objects.filter(upload_id=upload_id)
     removed = rows.aggregate(count=Count("pk"), size=Sum("size"))
     if blobs.is_local():
-        assembly.parts_delete(upload_id, list(rows.values_list("part_number", flat=True)))
+        assembly.parts_delete(upload_id)
     else:
         object_store.store_upload_abort(MultipartUpload.objects.get(pk=upload_id))
     rows.delete()

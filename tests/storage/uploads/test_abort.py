@@ -4,7 +4,7 @@ import pytest
 
 from storage_service import clock
 from storage_service.files import blobs
-from storage_service.uploads.assembly import part_blob_name
+from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
 from tests.storage.uploads.flows import abort, complete, data_of, data_ok, error_of, uploaded
@@ -24,8 +24,7 @@ def test_abort_marks_the_upload_and_removes_its_parts(
     aborted = MultipartUpload.objects.get(pk=upload_id)
     assert answer["abortedAt"] == clock.iso(aborted.aborted_at)
     assert not UploadPart.objects.exists()
-    for number in (1, 2, 3):
-        assert not blobs.storage().exists(part_blob_name(upload_id, number))
+    assert not blobs.storage().exists(data_blob_name(upload_id))
     assert not (media_root / "uploads" / upload_id).exists()
 
 

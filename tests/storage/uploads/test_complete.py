@@ -14,7 +14,7 @@ from storage_service import clock
 from storage_service.accounts.models import Organisation
 from storage_service.files import blobs
 from storage_service.files.models import File
-from storage_service.uploads.assembly import part_blob_name
+from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
 from tests.storage.uploads.conftest import make_folder
@@ -77,8 +77,7 @@ def test_complete_deletes_the_parts_once_committed(api, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         data_ok(complete(api, upload["uploadId"], parts))
     assert not UploadPart.objects.exists()
-    for number in (1, 2):
-        assert not blobs.storage().exists(part_blob_name(upload["uploadId"], number))
+    assert not blobs.storage().exists(data_blob_name(upload["uploadId"]))
 
 
 def test_a_png_gets_its_type_width_and_height(api):

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from storage_service import clock
 from storage_service.files import blobs
-from storage_service.uploads.assembly import part_blob_name
+from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from storage_service.uploads.services import uploads_expire
 from tests.storage.uploads.flows import data_of, error_of, put_part, uploaded
@@ -23,7 +23,7 @@ def expire(upload_id: str) -> None:
 
 
 def part_names(upload: dict) -> list[str]:
-    return [part_blob_name(upload["uploadId"], p["partNumber"]) for p in upload["parts"]]
+    return [data_blob_name(upload["uploadId"])]
 
 
 def test_expire_uploads_removes_the_parts_of_expired_uploads_only(api):

@@ -5,7 +5,7 @@ import io
 import pytest
 
 from storage_service.files import blobs
-from storage_service.uploads.assembly import part_blob_name
+from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
 from tests.storage.uploads.flows import (
@@ -25,8 +25,11 @@ pytestmark = pytest.mark.django_db
 
 
 def stored(upload_id: str, part_number: int) -> bytes:
-    with blobs.blob_open(part_blob_name(upload_id, part_number)) as stream:
-        return stream.read()
+    """The bytes in the part's place in the upload's data file."""
+    upload = MultipartUpload.objects.get(pk=upload_id)
+    with blobs.blob_open(data_blob_name(upload_id)) as stream:
+        stream.seek((part_number - 1) * upload.part_size)
+        return stream.read(upload.part_size_of(part_number))
 
 
 def test_a_part_is_stored_with_its_md5_as_etag(api):
@@ -61,7 +64,7 @@ def test_a_part_of_the_wrong_size_is_refused_and_not_kept(api, part_number, size
         "receivedSize": size,
     }
     assert not UploadPart.objects.exists()
-    assert not blobs.storage().exists(part_blob_name(upload["uploadId"], part_number))
+    assert not blobs.storage().exists(data_blob_name(upload["uploadId"]))
 
 
 def test_a_body_shorter_than_its_content_length_is_refused_when_counted(api, media_root):
