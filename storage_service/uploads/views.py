@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_WRITE
 from storage_service.files.serializers import FileSerializer
-from storage_service.uploads import services
+from storage_service.uploads import completion, services
 from storage_service.uploads.serializers import (
     MultipartUploadSerializer,
     UploadCompleteSerializer,
@@ -76,7 +76,7 @@ class UploadCompleteView(APIView):
     def post(self, request: Request) -> Response:
         body = UploadCompleteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        file = services.upload_complete(
+        file = completion.upload_complete(
             org=request.user,
             upload_id=body.validated_data["uploadId"],
             parts=body.validated_data["parts"],

@@ -98,3 +98,18 @@ def test_aborting_a_multipart_upload_aborts_the_stores(
     with django_capture_on_commit_callbacks(execute=True):
         data_ok(abort(api, upload["uploadId"]))
     assert client.list_multipart_uploads(Bucket=s3_bucket).get("Uploads", []) == []
+
+
+def test_a_permanent_folder_deletion_removes_its_objects(
+    api, admin_key, s3_objects, django_capture_on_commit_callbacks
+):
+    Organisation.objects.filter(pk=admin_key.organisation_id).update(folder_deletion="permanent")
+    folder = data_ok(api.post("/v1/folders", {"name": "album"}, format="json"))["folder"]
+    for name in ["a.txt", "b.txt"]:
+        upload = {"file": SimpleUploadedFile(name, b"bytes"), "folderId": folder["folderId"]}
+        assert api.post("/v1/files/upload", upload, format="multipart").status_code == 200
+    assert len(s3_objects()) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.delete(f"/v1/folders/{folder['folderId']}?force=true")
+    assert data_ok(response)["deletedFiles"] == 2
+    assert s3_objects() == set()
