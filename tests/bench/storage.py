@@ -53,6 +53,7 @@ MB = 1000 * 1000
 VAR = ROOT / "var"
 REPORT = VAR / "bench-storage.txt"
 PLANS = VAR / "bench-storage-plans.txt"
+FAILED_LOG = VAR / "bench-storage-gunicorn.log"
 
 # The issue's targets.
 UPLOAD_SHARE_OF_DD = 0.50
@@ -174,26 +175,35 @@ class Bench:
         self.server: Gunicorn | None = None
         self.results = Results()
         self.org_id = ""
+        self.secret_key = secrets.token_urlsafe(48)
 
     # setup and teardown
 
     def __enter__(self) -> Bench:
-        shutil.rmtree(self.work, ignore_errors=True)
+        shutil.rmtree(self.work, ignore_errors=True)  # a leftover of an interrupted run
         self.media.mkdir(parents=True)
-        need = 4 * self.args.upload_mib * MIB + 2 * 1024 * MIB
-        free = shutil.disk_usage(self.work).free
-        if free < need:
-            raise SystemExit(
-                f"Need {need / 2**30:.1f} GiB free under {self.work}, have {free / 2**30:.1f}"
-            )
-        if redis_reachable(self.args.redis_url):
-            self.redis_url = self.args.redis_url
-        log(f"creating database {self.database.name}")
-        self.database.create()
+        try:
+            need = 4 * self.args.upload_mib * MIB + 2 * 1024 * MIB
+            free = shutil.disk_usage(self.work).free
+            if free < need:
+                raise SystemExit(
+                    f"Need {need / 2**30:.1f} GiB free under {self.work}, have {free / 2**30:.1f}"
+                )
+            if redis_reachable(self.args.redis_url):
+                self.redis_url = self.args.redis_url
+            log(f"creating database {self.database.name}")
+            self.database.create()
+        except BaseException:
+            shutil.rmtree(self.work, ignore_errors=True)
+            raise
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
         if self.server is not None:
+            if exc_type is not None:
+                shutil.copyfile(self.server.log_path, FAILED_LOG)
+                log(f"gunicorn's log (kept in {FAILED_LOG.relative_to(ROOT)}), last lines:")
+                print(self.server.log_tail(), file=sys.stderr)
             log("stopping gunicorn")
             self.server.stop()
         with contextlib.suppress(Exception):
@@ -222,8 +232,6 @@ class Bench:
             LOG_LEVEL="WARNING",
         )
         return env
-
-    secret_key = secrets.token_urlsafe(48)
 
     def start(self) -> client.Api:
         env = self.env()
@@ -260,7 +268,7 @@ class Bench:
         with self.database.connect() as conn:
             (pg_version,) = conn.execute("SHOW server_version").fetchone()
             (shared_buffers,) = conn.execute("SHOW shared_buffers").fetchone()
-        threads = os.environ.get("GUNICORN_THREADS", "4")
+        threads = self.env().get("GUNICORN_THREADS", "4")
         device = subprocess.run(
             ["df", "--output=source", str(self.media)], capture_output=True, text=True, check=False
         ).stdout.split()[-1]
@@ -287,8 +295,7 @@ class Bench:
     def warm_up(self, api: client.Api) -> dict[int, int]:
         """Load every code path once (small upload, list), then read the workers' VmHWM."""
         small = client.source_create(str(self.work / "small.bin"), MIB)
-        for pid in self.worker_pids():
-            del pid
+        for _ in self.worker_pids():
             conn = api.connect()
             client.call(api, conn, "GET", "/v1/files")
             conn.close()
@@ -358,6 +365,7 @@ class Bench:
         times: dict[str, list[float]] = {"dd_sync": [], "dd": [], "single": [], "multipart": []}
         phases: list[dict[str, float]] = []
         pids_before = self.worker_pids()
+        self.dd(fsync=True)  # untimed: the disk's first large write of a run is often slow
         for run in range(1, runs + 1):
             log(f"upload run {run}/{runs}: dd with and without fdatasync")
             times["dd_sync"].append(self.dd(fsync=True))
@@ -640,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         table += "\nEXPLAIN ANALYZE of the cases over target (all: var/bench-storage-plans.txt)\n\n"
         table += plans_text(results, cases, only=over)
     REPORT.write_text(table)
+    FAILED_LOG.unlink(missing_ok=True)  # a failed run's server log, now out of date
     PLANS.write_text(plans_text(results, cases))
     print(table, end="")
     log(f"wrote {REPORT.relative_to(ROOT)} and {PLANS.relative_to(ROOT)}")
