@@ -146,6 +146,8 @@ Path(FILE_UPLOAD_TEMP_DIR).mkdir(parents=True, exist_ok=True)
 # Every upload spills to disk (and is hashed on the way), so storing it is a rename.
 FILE_UPLOAD_HANDLERS = ["storage_service.files.upload_handlers.HashingFileUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Flush uploaded bytes to disk before answering, so an acknowledged file survives a power cut.
+FILE_FSYNC = env_bool("STORAGE_FSYNC", True)
 # Signed download links stay valid this long (seconds).
 DOWNLOAD_URL_TTL = env_int("STORAGE_DOWNLOAD_URL_TTL", 3600)
 # Multipart uploads: smallest part (but the last) and how long an upload may stay open.

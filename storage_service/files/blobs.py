@@ -8,9 +8,11 @@ nothing here reads a whole file into memory.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from django.conf import settings
 from django.core.files import File as DjangoFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 
@@ -45,6 +47,24 @@ def blob_save(name: str, content: IO[bytes]) -> None:
     if saved != name:  # ids are unique, so the backend never has to pick another name
         storage().delete(saved)
         raise RuntimeError(f"Storage refused the name {name!r}")
+    if is_local():
+        sync_directory_of(storage().path(name))
+
+
+def sync_file(fileno: int) -> None:
+    """Flush a file's bytes to the disk (unless FILE_FSYNC is off)."""
+    if settings.FILE_FSYNC:
+        os.fsync(fileno)
+
+
+def sync_directory_of(path: str) -> None:
+    """Flush the directory entry of ``path``, so that a rename into it survives a crash."""
+    if settings.FILE_FSYNC:
+        directory = os.open(os.path.dirname(path), os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
 
 
 def blob_open(name: str) -> IO[bytes]:

@@ -7,6 +7,7 @@ import hashlib
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
 
 from storage_service.accounts.authentication import resolve_key
+from storage_service.files import blobs
 
 
 class HashingFileUploadHandler(TemporaryFileUploadHandler):
@@ -42,6 +43,8 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
         return super().receive_data_chunk(raw_data, start)
 
     def file_complete(self, file_size: int):
+        self.file.flush()
+        blobs.sync_file(self.file.fileno())  # durable before it is renamed into place
         uploaded = super().file_complete(file_size)
         if uploaded is not None:
             uploaded.sha256 = self.digest.hexdigest()

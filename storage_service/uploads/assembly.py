@@ -116,12 +116,14 @@ def assemble(upload_id: str) -> Assembled:
         for chunk in blobs.read_chunks(data, CHUNK_SIZE):
             whole.update(chunk)
             size += len(chunk)
+        blobs.sync_file(data.fileno())  # every part's bytes, before the file is acknowledged
     return Assembled(path=path, size=size, sha256=whole.hexdigest(), head=head)
 
 
 def publish(assembled: Assembled, *, name: str) -> None:
     """Move the assembled file to its final ``name`` (a rename when on the same disk)."""
     _move_into_storage(assembled.path, name)
+    blobs.sync_directory_of(blobs.storage().path(name))
 
 
 def discard(path: str) -> None:
