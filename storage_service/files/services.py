@@ -77,11 +77,14 @@ def clean_file_name(raw: str | None) -> str:
     return name
 
 
-def live_folder(*, org: Organisation, folder_id: str | None) -> Folder | None:
+def live_folder(*, org: Organisation, folder_id: str | None, lock: bool = False) -> Folder | None:
     """Return the caller's live folder ``folder_id`` (None for the root) or FOLDER_NOT_FOUND."""
     if folder_id in (None, ""):
         return None
-    folder = Folder.objects.for_org(org).live().filter(pk=folder_id).first()
+    folders = Folder.objects.for_org(org).live()
+    if lock:
+        folders = folders.select_for_update()
+    folder = folders.filter(pk=folder_id).first()
     if folder is None:
         raise errors.FolderNotFound(folderId=folder_id)
     return folder

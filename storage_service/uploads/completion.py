@@ -21,10 +21,10 @@ from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files import blobs, quota
 from storage_service.files.models import Category, File
-from storage_service.files.services import file_register
+from storage_service.files.services import file_register, live_folder
 from storage_service.files.sniffing import category_of, content_type_of, image_metadata
 from storage_service.uploads import assembly, object_store
-from storage_service.uploads.lookups import live_folder, open_upload, stored_etags
+from storage_service.uploads.lookups import open_upload, stored_etags
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from storage_service.uploads.services import parts_discard
 

@@ -1,4 +1,4 @@
-"""Reads that multipart writes share: the caller's open upload, its folder, its stored etags."""
+"""Reads that multipart writes share: the caller's open upload and its stored etags."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from datetime import datetime
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.folders.models import Folder
 from storage_service.uploads.models import MultipartUpload, UploadPart
 
 
@@ -21,19 +20,6 @@ def open_upload(
     if upload is None:
         raise errors.UploadNotFound(uploadId=upload_id[:64])
     return upload
-
-
-def live_folder(*, org: Organisation, folder_id: str | None, lock: bool = False) -> Folder | None:
-    """The caller's live folder ``folder_id`` (None for the root), else FOLDER_NOT_FOUND."""
-    if folder_id is None:
-        return None
-    folders = Folder.objects.for_org(org).live()
-    if lock:
-        folders = folders.select_for_update()
-    folder = folders.filter(pk=folder_id).first()
-    if folder is None:
-        raise errors.FolderNotFound(folderId=folder_id)
-    return folder
 
 
 def stored_etags(upload: MultipartUpload) -> dict[int, str]:

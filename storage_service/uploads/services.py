@@ -21,10 +21,11 @@ from django.db.models import Count, Sum
 from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files import blobs, quota
+from storage_service.files.services import live_folder
 from storage_service.ids import new_file_id
 from storage_service.uploads import assembly, object_store
 from storage_service.uploads.layout import part_layout
-from storage_service.uploads.lookups import live_folder, open_upload
+from storage_service.uploads.lookups import open_upload
 from storage_service.uploads.models import MultipartUpload, UploadPart
 
 

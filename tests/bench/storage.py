@@ -474,9 +474,9 @@ class Bench:
         results.notes.append(
             "Uploads: wall time from the first byte sent to the whole answer read (multipart: "
             "start + parts + complete); throughput is the median of the runs. dd writes /dev/zero "
-            "with bs=1M. The service never fsyncs (an upload's temp file is renamed into place; "
-            "multipart parts are joined without fsync): the fdatasync baseline, which the target "
-            "is judged against, flatters the service; the no-fsync one is like for like. "
+            "with bs=1M. The service fsyncs every upload before answering (STORAGE_FSYNC, on by "
+            "default: the spilled file, the multipart data file, and the directory after the "
+            "rename), so dd with fdatasync, which the target is judged against, is like for like. "
             "sync(1) before each timed step; each upload is checked for size and SHA-256, then "
             "deleted. Peak RSS is read after all uploads, before seeding."
         )
