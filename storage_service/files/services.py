@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
+from pathlib import Path
 from typing import IO, Any
 
+from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
@@ -150,3 +153,21 @@ def file_delete(*, org: Organisation, file_id: str) -> FileDeletion:
         quota.quota_release(org_id=org.pk, size=file.size)
         transaction.on_commit(partial(blobs.blob_delete, file.storage_name))
     return FileDeletion(file_id=file_id, freed_space=file.size)
+
+
+def spill_sweep(*, now: datetime, older_than: timedelta) -> int:
+    """Delete files a request that died mid-upload left in FILE_UPLOAD_TEMP_DIR; return how many.
+
+    Nothing lives there longer than one request, so anything older than ``older_than`` is litter.
+    """
+    directory = Path(settings.FILE_UPLOAD_TEMP_DIR)
+    if not directory.is_dir():
+        return 0
+    cutoff = (now - older_than).timestamp()
+    removed = 0
+    for entry in directory.iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a request may finish with it meanwhile
+            if entry.is_file() and entry.stat().st_mtime < cutoff:
+                entry.unlink()
+                removed += 1
+    return removed

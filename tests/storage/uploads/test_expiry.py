@@ -69,3 +69,20 @@ def test_with_nothing_to_do_the_command_says_so():
     out = io.StringIO()
     call_command("expire_uploads", stdout=out)
     assert out.getvalue() == "Removed 0 parts (0 bytes) of 0 expired or finished uploads.\n"
+
+
+def test_expire_uploads_also_removes_old_spill_files_only(settings):
+    import os
+    import time
+    from pathlib import Path
+
+    spill = Path(settings.FILE_UPLOAD_TEMP_DIR)
+    old, fresh = spill / "tmp-old.upload", spill / "tmp-fresh.upload"
+    old.write_bytes(b"left by a dead request")
+    fresh.write_bytes(b"a request in flight")
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(old, (two_days_ago, two_days_ago))
+    out = io.StringIO()
+    call_command("expire_uploads", stdout=out)
+    assert "Removed 1 abandoned upload spill files." in out.getvalue()
+    assert not old.exists() and fresh.exists()
