@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import threading
 
 import pytest
 from django.db import connection, connections, transaction
@@ -143,10 +144,9 @@ def _hold_row_lock(file_id: str, locked, release) -> None:
     connections.close_all()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no row locks")
-def test_a_file_locked_by_another_operation_makes_the_deletion_folder_in_use_at_once(
-    org, admin_key, client_for
-):
+def test_a_file_locked_by_another_operation_never_breaks_the_deletion(org, admin_key, client_for):
+    """PostgreSQL: FOLDER_IN_USE at once (NOWAIT). SQLite, which locks the whole database: the
+    deletion waits for the other writer (busy timeout) and then succeeds."""
     top, sub = build_tree(org)
     file_id = File.objects.filter(folder=sub).first().pk
     connections.close_all()  # the child must not share the parent's connection
@@ -155,11 +155,19 @@ def test_a_file_locked_by_another_operation_makes_the_deletion_folder_in_use_at_
     holder = context.Process(target=_hold_row_lock, args=(file_id, locked, release))
     holder.start()
     assert locked.wait(timeout=30)
+    waiting = connection.vendor == "sqlite"
+    if waiting:
+        threading.Timer(1.0, release.set).start()  # the other writer finishes a second later
     try:
         response = client_for(admin_key).delete(f"/v1/folders/{top.pk}?force=true")
     finally:
         release.set()
         holder.join(timeout=30)
+    if waiting:
+        assert response.status_code == 200, response.content
+        assert response.json()["data"]["deletedFiles"] == 5
+        assert usage(org) == (0, 0) and Folder.objects.live().count() == 0
+        return
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "FOLDER_IN_USE" and error["details"]["reason"] == BUSY
