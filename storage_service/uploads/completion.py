@@ -43,7 +43,11 @@ def upload_complete(
     upload stays open with its parts, so the caller can free space and complete again.
     """
     upload = open_upload(org=org, upload_id=upload_id, now=now)
-    _check_listing(upload, parts, stored_etags(upload))
+    try:
+        _check_listing(upload, parts, stored_etags(upload))
+    except errors.InvalidParameters:
+        _not_found_if_finished(org=org, upload_id=upload_id, now=now)
+        raise
     live_folder(org=org, folder_id=upload.folder_id)
     quota.check_room(org=org, size=upload.size)  # early: joining a large file takes a while
     if not blobs.is_local():
@@ -51,7 +55,7 @@ def upload_complete(
     try:
         assembled = assembly.assemble(upload.pk)
     except FileNotFoundError:
-        open_upload(org=org, upload_id=upload_id, now=now)  # finished meanwhile: not found
+        _not_found_if_finished(org=org, upload_id=upload_id, now=now)
         raise errors.InvalidParameters(
             parts="The bytes of a part are missing; upload it again."
         ) from None
@@ -66,6 +70,15 @@ def upload_complete(
         metadata=metadata,
         now=now,
     )
+
+
+def _not_found_if_finished(*, org: Organisation, upload_id: str, now: datetime) -> None:
+    """Wait out a racing complete (its locks, in its order); UPLOAD_NOT_FOUND if it finished."""
+    # A parts check that fails may have read the winner's half-done clean-up: what decides is
+    # whether the upload is still open once the winner has committed.
+    with transaction.atomic():
+        Organisation.objects.select_for_update().filter(pk=org.pk).first()
+        open_upload(org=org, upload_id=upload_id, now=now, lock=True)
 
 
 def _check_listing(

@@ -4,6 +4,7 @@ gunicorn on loopback (with its workers' memory read from /proc)."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import http.client
 import os
 import signal
@@ -87,10 +88,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def manage(env: Mapping[str, str], *args: str) -> str:
-    """Run ``python -m storage_service ...`` and return its standard output."""
+def manage(env: Mapping[str, str], *args: str, service: str = "storage_service") -> str:
+    """Run ``python -m <service> ...`` and return its standard output."""
     done = subprocess.run(
-        [sys.executable, "-m", "storage_service", *args],
+        [sys.executable, "-m", service, *args],
         cwd=ROOT,
         env=dict(env),
         capture_output=True,
@@ -98,27 +99,30 @@ def manage(env: Mapping[str, str], *args: str) -> str:
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"storage_service {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+        raise RuntimeError(f"{service} {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return done.stdout
 
 
 class Gunicorn:
-    """The service under gunicorn with the deploy config, its log in ``log_path``."""
+    """``service`` under gunicorn with its config from ``deploy/``, its log in ``log_path``."""
 
-    def __init__(self, env: Mapping[str, str], port: int, log_path: Path) -> None:
+    def __init__(
+        self, env: Mapping[str, str], port: int, log_path: Path, service: str = "storage_service"
+    ) -> None:
         self.env = dict(env)
         self.port = port
         self.log_path = log_path
+        self.service = service
         self.process: subprocess.Popen | None = None
 
     def start(self, ready_path: str, headers: Mapping[str, str], timeout: float = 60) -> None:
         command = [
             str(BIN / "gunicorn"),
             "-c",
-            "deploy/storage/gunicorn.conf.py",
+            f"deploy/{self.service.removesuffix('_service')}/gunicorn.conf.py",
             "-b",
             f"127.0.0.1:{self.port}",
-            "storage_service.wsgi:application",
+            f"{self.service}.wsgi:application",
         ]
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
@@ -187,3 +191,15 @@ def peak_rss_bytes(pid: int) -> int:
     value, unit = proc_status(pid)["VmHWM"].split()
     assert unit == "kB", unit
     return int(value) * 1024
+
+
+@contextlib.contextmanager
+def single_run_lock(path: Path) -> Iterator[None]:
+    """Hold ``path`` locked for the run, or exit when another run of the same bench holds it."""
+    path.parent.mkdir(exist_ok=True)
+    with open(path, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.exit(f"Another run holds {path}.")
+        yield

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import json
 import math
 import os
@@ -31,7 +30,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -46,6 +45,7 @@ from tests.bench.server import (
     peak_rss_bytes,
     redis_forget,
     redis_reachable,
+    single_run_lock,
 )
 
 MIB = 1024 * 1024
@@ -143,17 +143,6 @@ def mib_per_s(size: int, seconds: float) -> float:
 
 
 # -- the run -------------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def single_run_lock() -> Iterator[None]:
-    VAR.mkdir(exist_ok=True)
-    with open(VAR / "bench-storage.lock", "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            sys.exit("Another bench-storage run holds var/bench-storage.lock.")
-        yield
 
 
 def terminate_as_exit(signum: int, frame: object) -> None:
@@ -638,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, terminate_as_exit)
     started = time.perf_counter()
-    with single_run_lock(), Bench(args) as bench:
+    with single_run_lock(VAR / "bench-storage.lock"), Bench(args) as bench:
         results = bench.run()
         cases = bench.list_cases
     results.notes.append(f"Whole run: {time.perf_counter() - started:.0f} s (seeding included).")
