@@ -9,7 +9,7 @@ STORAGE_PORT ?= 8001
 MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
-	install setup-storage setup-memory bench bench-storage clean
+	install setup-storage setup-memory bench bench-storage bench-memory clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,11 +59,15 @@ test-storage: install
 test-memory: install
 	$(BIN)/pytest tests/memory --ds tests.memory.settings
 
-# Benchmarks against gunicorn and PostgreSQL on this machine (see tests/bench/storage.py).
-bench: bench-storage
+# Benchmarks against gunicorn and PostgreSQL on this machine (see tests/bench/storage.py and
+# tests/bench/memory.py).
+bench: bench-storage bench-memory
 
 bench-storage: install
 	$(BIN)/python -m tests.bench.storage $(BENCH_ARGS)
+
+bench-memory: install
+	$(BIN)/python -m tests.bench.memory $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

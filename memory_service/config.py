@@ -18,6 +18,7 @@ DEFAULT_URL_PREFIX = "api/"
 DEFAULT_MAX_TOTAL_TOKENS = 2000
 DEFAULT_MAX_INDEX_ITEMS = 60
 DEFAULT_DEFAULT_RECALL_LIMIT = 8
+DEFAULT_MODEL_TIMEOUT = 10.0  # seconds
 # Only with DEBUG on: a known key is fine on a laptop and useless to an attacker of one.
 DEVELOPMENT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
 
@@ -27,6 +28,8 @@ RULES_AND_MODEL = "rules+model"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 _PREFIX_SEGMENT = re.compile(r"[A-Za-z0-9._-]+")
+# Plain decimals only: float() would also take "inf", "nan" and "1e3".
+_DECIMAL = re.compile(r"[0-9]*\.?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Config:
     model_url: str
     model_name: str
     model_api_key: str = field(repr=False)
+    model_timeout: float
     session_keys: bool
     problems: tuple[str, ...]
 
@@ -82,6 +86,17 @@ class _Reader:
             return int(value)
         self.problems.append(
             f"{name} must be a whole number greater than 0; using the default, {default}."
+        )
+        return default
+
+    def positive_number(self, name: str, default: float) -> float:
+        value = self.text(name)
+        if not value:
+            return default
+        if _DECIMAL.fullmatch(value) and float(value) > 0:
+            return float(value)
+        self.problems.append(
+            f"{name} must be a number greater than 0; using the default, {default:g}."
         )
         return default
 
@@ -172,6 +187,7 @@ def read_config(environ: Mapping[str, str]) -> Config:
         model_url=model_url,
         model_name=model_name,
         model_api_key=reader.text("MEMORY_MODEL_API_KEY"),
+        model_timeout=reader.positive_number("MEMORY_MODEL_TIMEOUT", DEFAULT_MODEL_TIMEOUT),
         session_keys=session_keys,
         problems=tuple(reader.problems),
     )

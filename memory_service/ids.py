@@ -20,3 +20,15 @@ def new_org_id() -> str:
 
 def new_key_id() -> str:
     return new_id("key")
+
+
+def new_memory_id() -> str:
+    return new_id("mem")
+
+
+def new_turn_id() -> str:
+    return new_id("turn")
+
+
+def new_tension_id() -> str:
+    return new_id("tns")

@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "memory_service.accounts",
+    "memory_service.memories",
+    "memory_service.recall",
+    "memory_service.tensions",
 ]
 
 MIDDLEWARE = [
@@ -162,6 +165,7 @@ MEMORY_DEFAULT_RECALL_LIMIT = _config.default_recall_limit
 MEMORY_MODEL_URL = _config.model_url
 MEMORY_MODEL_NAME = _config.model_name
 MEMORY_MODEL_API_KEY = _config.model_api_key
+MEMORY_MODEL_TIMEOUT = _config.model_timeout
 MEMORY_SESSION_KEYS = _config.session_keys
 MEMORY_CONFIG_PROBLEMS = list(_config.problems)
 

@@ -14,6 +14,8 @@ PREFIX = settings.MEMORY_URL_PREFIX
 v1 = [
     re_path(r"^health/?$", HealthView.as_view(), name="health"),
     path("", include("memory_service.accounts.urls")),
+    path("", include("memory_service.memories.urls")),
+    path("", include("memory_service.recall.urls")),
 ]
 
 urlpatterns = [

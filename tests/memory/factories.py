@@ -5,6 +5,8 @@ from django.contrib.auth.models import User
 
 from memory_service.accounts.models import ApiKey, Membership, Organisation
 from memory_service.accounts.scopes import DEFAULT_SCOPES
+from memory_service.memories.models import Memory
+from memory_service.memories.normalise import fingerprint
 from shared import keys
 
 
@@ -54,3 +56,23 @@ def _pepper() -> str:
     from django.conf import settings
 
     return settings.API_KEY_PEPPER
+
+
+class MemoryFactory(factory.django.DjangoModelFactory):
+    """A held memory, indexed for recall as the services leave it (``indexed=False`` skips)."""
+
+    class Meta:
+        model = Memory
+        skip_postgeneration_save = True
+
+    organisation = factory.SubFactory(OrganisationFactory)
+    content = factory.Sequence(lambda n: f"The user keeps notebook number {n} on the desk.")
+    fingerprint = factory.LazyAttribute(lambda o: fingerprint(o.content))
+    kind = "fact"
+
+    @factory.post_generation
+    def indexed(self, create: bool, extracted: bool | None, **kwargs) -> None:
+        if create and extracted is not False:
+            from memory_service.recall.index import index_memory
+
+            index_memory(self)

@@ -15,6 +15,7 @@ def test_an_empty_environment_gives_the_documented_defaults():
         60,
         8,
     )
+    assert config.model_timeout == 10
     assert config.session_keys is True
     assert config.debug is False
     assert config.extractor == "rules-only"
@@ -50,6 +51,28 @@ def test_a_usable_limit_is_taken():
 
 def test_an_empty_limit_counts_as_unset():
     assert read_config({**SECRET, "MEMORY_MAX_INDEX_ITEMS": ""}).problems == ()
+
+
+@pytest.mark.parametrize(("value", "seconds"), [("30", 30), (" 2.5 ", 2.5), (".5", 0.5)])
+def test_a_usable_model_timeout_is_taken_in_seconds(value, seconds):
+    config = read_config({**SECRET, "MEMORY_MODEL_TIMEOUT": value})
+    assert config.model_timeout == seconds
+    assert config.problems == ()
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "0.0", "-5", "1e3", "inf", "nan", "10s"])
+def test_an_unusable_model_timeout_is_a_problem_naming_it_and_the_default_stands(value):
+    config = read_config({**SECRET, "MEMORY_MODEL_TIMEOUT": value})
+    assert config.model_timeout == 10
+    assert len(config.problems) == 1
+    assert "MEMORY_MODEL_TIMEOUT" in config.problems[0]
+    assert "default, 10." in config.problems[0]
+
+
+def test_an_empty_model_timeout_counts_as_unset():
+    config = read_config({**SECRET, "MEMORY_MODEL_TIMEOUT": ""})
+    assert config.model_timeout == 10
+    assert config.problems == ()
 
 
 def test_a_model_url_and_name_turn_the_model_extractor_on():

@@ -20,7 +20,7 @@ def handle(exc: Exception):
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/v1/memories", "/api/v1/recall", "/api/v1/", "/api/v1/keys/a/b", "/api/v2/x"]
+    "path", ["/api/v1/memory", "/api/v1/recollect", "/api/v1/", "/api/v1/keys/a/b", "/api/v2/x"]
 )
 def test_unknown_routes_under_the_prefix_are_not_found_as_json(path):
     response = APIClient().get(path)
@@ -41,7 +41,7 @@ def test_unknown_routes_outside_the_prefix_are_not_found_as_json_too():
 
 def test_a_post_to_an_unknown_route_is_not_found_and_not_a_csrf_page():
     response = Client(enforce_csrf_checks=True).post(
-        "/api/v1/turns", "{}", content_type="application/json"
+        "/api/v1/turn-log", "{}", content_type="application/json"
     )
     assert response.status_code == 404
     assert response.json()["error"] == "NotFound"

@@ -1,0 +1,1 @@
+"""Turning a user's message into candidate memories: the rules, the optional model, secrets."""

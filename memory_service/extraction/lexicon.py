@@ -1,0 +1,226 @@
+"""General English word lists and patterns that the rules extractor reads statements with."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+
+def word_set(words: str) -> frozenset[str]:
+    """Return the blank-separated words of ``words`` as a set."""
+    return frozenset(words.split())
+
+
+WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?", _I)
+
+FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're we've we'd our ours us")
+QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
+# A question asked without its question mark ("Can you remind me what we decided").
+INTERROGATIVE = re.compile(
+    r"^(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question)\b[,\s]*)*"
+    r"(?:(?:can|could|would|will|do|did|does|should|shall) (?:you|i|we|it|they|he|she|my|our|the"
+    r"|this|that)\b|(?:is|are|am|was|were) (?:you|i|we|it|they|he|she|my|our|the|there|this|that)\b"
+    r"|(?:what|where|when|who|whom|whose|why|which|how)(?:'s|'re| is| are| was| were| do| does"
+    r"| did| can| could| should| would| will| many| much| long| often| about)\b)"
+    r"|^(?:quick |one )?question\b"
+    r"|\b(?:i wonder|i was wondering|any (?:idea|ideas|thoughts)\b|(?:remind|tell) me "
+    r"(?:what|which|when|where|who|how|whether|if)\b)",
+    _I,
+)
+
+# Greetings, thanks, interjections and acknowledgements that open or make up chit-chat.
+_OPENERS = """
+good morning|good afternoon|good evening|good night|good news|thank you|thanks a lot|all right|
+no worries|no problem|fair enough|got it|makes sense|sounds good|sounds great|love it|good job|
+well done|nice one|my bad|oh well|see you|see ya|hey there|hi there|
+hi|hello|hey|hiya|howdy|yo|greetings|morning|evening|thanks|thx|ty|ta|cheers|ok|okay|k|kk|cool|nice|
+great|awesome|perfect|brilliant|wow|whoa|oh|ooh|aww|aw|ah|ahh|ha|haha|hahaha|hah|heh|hehe|lol|lmao|
+rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure|alright|sweet|
+wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
+oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno
+"""
+_OPENER_ALTERNATION = "|".join(
+    p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
+)
+# An opener is set off by punctuation ("Great, ..."), so "Great Britain" or "True crime" is not one.
+OPENER = re.compile(
+    rf"^(?:(?:{_OPENER_ALTERNATION})\b[\s,!.~]*)*(?:{_OPENER_ALTERNATION})\b\s*(?:[,!.~;:\-]+\s*|$)",
+    _I,
+)
+
+SOCIAL_WORDS = word_set(
+    _OPENERS.replace("|", " ")
+    + """
+    that this it its it's that's is was so very really too much lot lots a the one you your you're
+    again there all now just me to for on of and then well go let's lets looks look helped worked
+    works day night weekend week everyone guys folks friend buddy mate pal back as ever bit quite
+    pretty super worries problem appreciated no hope doing going right help today time everything
+    earlier work job chat talk soon care later i i'm appreciate rock take exactly needed depends
+    whatever agree see know understand understood noted helpful useful glad happy excited
+    anytime definitely absolutely totally course what wanted fine idea clue sure maybe guess
+    """
+)
+
+# Set social formulas that are small talk whatever follows them.
+SMALL_TALK_FORMULA = re.compile(
+    r"^(?:hope (?:you|your|all|everyone)|have an? (?:good|great|nice|lovely|fun)\b|see you\b"
+    r"|nice to (?:meet|see|hear)|long time no see|sorry (?:for|about) (?:the |my )?"
+    r"(?:late|delay|slow|wait|typo|confusion)|just checking in|you'?re (?:the best|a star|amazing|"
+    r"awesome|great|a lifesaver|welcome)|sounds (?:good|great|fine|perfect)|much appreciated"
+    r"|(?:that'?s|that is|this is|it'?s) (?:so |really |very )?(?:hilarious|funny|great|awesome|"
+    r"amazing|cool|neat|brilliant|perfect|wonderful|interesting|fair|true|helpful|nice|lovely|"
+    r"fantastic|good to know)\b"
+    r"|(?:lovely|nice|beautiful|gorgeous|terrible|awful|horrible|crazy) weather"
+    r"|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holidays|new year)"
+    r"|how (?:are|is) (?:you|it going|things)|let me (?:think|see|check|try|look)\b"
+    r"|never ?mind\b|forget (?:it|that)\b|no matter\b)",
+    _I,
+)
+
+THANKS_CLOSER = re.compile(r",?\s*(?:thanks|thank you|thx|cheers)\W*$", _I)
+
+# Conditionals and possibilities, said before or instead of a fact.
+HYPOTHETICAL_START = re.compile(
+    r"^(?:if|suppose|supposing|imagine|assuming|hypothetically|what if|in an ideal world|maybe|"
+    r"perhaps|someday|some day|one day(?! (?:a|per|each|every)\b)|if only|let'?s say|in theory|"
+    r"say (?:i|we|you|they|he|she)\b)\b",
+    _I,
+)
+HYPOTHETICAL_ANY = re.compile(
+    r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
+    r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
+    r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
+    r"\b(?:someday|some day|one day(?! (?:a|per|each|every)\b)|eventually|at some point)\b"
+    r"|^(?:it )?would (?:be|love|like)\b",
+    _I,
+)
+CONDITIONAL = re.compile(
+    r"(?<!even )(?<!as )\b(?:if|unless)\b(?! (?:possible|needed|necessary|any|so|not)\b)", _I
+)
+MODAL = re.compile(r"\b(?:would|might|could)\b|\w'd\b", _I)
+
+# A state or activity of the moment rather than something that stays true.
+TRANSIENT = re.compile(
+    r"\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
+    r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "
+    r"(?:bit|sec|second|minute|moment)|brb)\b"
+    r"|\bi'?m (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired|exhausted|"
+    r"sleepy|hungry|thirsty|sick|ill|unwell|bored|stressed|jet-?lagged|hungover|upset|annoyed|"
+    r"frustrated|confused|nervous|worried|anxious|overwhelmed|relieved|"
+    r"under the weather|running late|in a (?:rush|hurry))\b"
+    r"|\bi'?m (?:currently )?(?:cooking|eating|waiting|driving|sitting|walking|heading|commuting|"
+    r"boarding|stuck|having (?:lunch|dinner|breakfast|a break))\b"
+    r"|\bi'?m (?:at|in) (?:the|a) (?:airport|station|meeting|hotel|cafe|café|coffee shop|gym|"
+    r"doctor'?s?|dentist|hospital|queue|lobby)\b"
+    r"|(?:^|\b(?:i|we) (?:only )?)just (?:got|came|finished|arrived|woke|left|had|ate|returned)\b"
+    r"|\b(?:i'?m|we'?re) (?:currently )?(?:on (?:vacation|holiday|leave|a break|a trip|sick leave)"
+    r"|off sick|away)\b|\buntil (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|next week|the end of the (?:day|week))\b"
+    r"|\bcurrently (?:in|at|on|away)\b|\bfor (?:a|the) (?:conference|trip|business trip|"
+    r"work trip|holiday|vacation|wedding)\b"
+    r"|\b(?:won'?t|doesn'?t|does not|isn'?t|is not) (?:compile|build|load|boot|connect)\b"
+    r"|\b(?:won'?t|isn'?t|is not) (?:start|work|run)(?:ing)?\b"
+    r"|\b(?:is|are|keeps?) (?:broken|failing|crashing|down)\b"
+    r"|\bjust (?:broke|crashed|failed)\b|\bit'?s \d{1,2}(?::\d\d)? ?(?:am|pm)\b"
+    r"|\bi can'?t (?:sleep|focus|concentrate|think straight)\b"
+    r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful) "
+    r"(?:morning|day|night|week|afternoon)\b",
+    _I,
+)
+
+# A request about the message at hand ("summarise this") rather than a standing instruction.
+DEICTIC = re.compile(r"\b(?:this|that|these|those|it|here|the following|above|below)\b", _I)
+# Verbs of one-off tasks: "Write a haiku", "Give me three ideas" ask for something once.
+TASK_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:write|give|make|create|draft|generate|translate|summari[sz]e|explain|list|"
+    r"show|tell|find|fix|plan|suggest|recommend|compare|review|rewrite|edit|send|book|help)"
+    r"(?: (?:me|us))? (?:a|an|some|\d+|two|three|four|five|ten|a few|a couple of)\b"
+    r"|^(?:please\s+)?remind me to\b",
+    _I,
+)
+STANDING = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|every|everything|"
+    r"anything|all my|whenever|by default|each time)\b",
+    _I,
+)
+
+# Words that carry no content of their own: with only these a statement says nothing to keep.
+EMPTY_WORDS = word_set(
+    """
+    i i'm i've i'd me my we we're our us you your it it's its this that that's these those they
+    them he she his her a an the and or but so of to in on at for with about as by from into onto
+    is are was were be been being am 'm do does did have has had get got go going like likes love
+    prefer enjoy want need mean meant say said think guess know feel kind sort sorts kinds of stuff
+    thing things something anything everything nothing whatever usual others other some few all lot
+    lots bit much many more most same different better worse best good bad fine okay ok really
+    very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
+    certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
+    """
+)
+
+# Kinds. Correction markers are dropped before the kind is read.
+CORRECTION_PREFIX = re.compile(
+    r"^(?:(?:actually|no|nope|correction|wait|update|scratch that|to be clear)\b[\s,:;\-]*"
+    r"(?:it'?s\b|it is\b)?[\s,]*|please\b[\s,]*)+",
+    _I,
+)
+LESSON = re.compile(
+    r"^(?:lessons? learn(?:ed|t)|lesson|note to self|takeaway|til|rule of thumb)\b\s*[:,\-]"
+    r"|\b(?:i|we) (?:have |'ve )?learn(?:ed|t) (?:that|the hard way|to)\b",
+    _I,
+)
+IMPERATIVE_VERBS = word_set(
+    """
+    use keep write format give answer reply respond call address avoid stop include add put send
+    show tell remind make let be skip try explain list mention refer spell sign cite schedule book
+    run check assume treat default convert round translate summarise summarize start end ask wrap
+    limit leave label sort document comment capitalise capitalize quote link follow stick speak
+    remind
+    talk greet never always don't dont do please prioritise prioritize double-check omit
+    """
+)
+NOT_IMPERATIVE_AFTER = word_set("is are was were has have had 's")
+INSTRUCTION = re.compile(
+    r"^(?:from now on|going forward|in (?:the )?future|from here on|call me|remember to)\b"
+    r"|\b(?:i want|i'?d like|i would like) you to\b|\bwe (?:always|never) \w+"
+    r"|^(?!i\b)[a-z][\w\s'-]{0,40}? (?:should|must|shouldn'?t|mustn'?t)\b",
+    _I,
+)
+PREFERENCE = re.compile(
+    r"\bi (?:really |much |also |still |no longer |don'?t |do not |absolutely |generally )?"
+    r"(?:prefer|like|love|enjoy|hate|dislike|adore|detest)\b|\bi'?d rather\b|\bmy favou?rite\b"
+    r"|\bsuits? me\b|\bi'?m (?:a (?:big |huge )?|not a )fan of\b",
+    _I,
+)
+# A habitual choice ("I always book an aisle seat", "I fly with KLM when I can").
+CHOICE = re.compile(
+    r"\b(?:when|whenever|where|if) (?:i can|possible)\b"
+    r"|\bi (?:always|only) (?:use|book|take|choose|pick|order|get|buy|go with|stick (?:with|to)"
+    r"|fly|drink|eat|read|wear)\b",
+    _I,
+)
+_WEEKDAYS = "mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays"
+PATTERN = re.compile(
+    r"\b(?:usually|normally|typically|generally|often|rarely|seldom|tend to|daily|weekly|monthly"
+    r"|every (?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|wednesday|thursday"
+    r"|friday|saturday|sunday)|each (?:day|week|morning|evening)"
+    r"|(?:once|twice|\d+ times|(?:two|three|four|five|six|seven) times) (?:a|per) "
+    rf"(?:day|week|month|year)|on (?:{_WEEKDAYS})|in the (?:mornings?|afternoons?|evenings?)"
+    r"|at night"
+    r"|(?:before|after) work|first thing|night owl|early bird|(?:morning|evening) person"
+    r"|morning runner|always\b.*\b(?:before|after))\b",
+    _I,
+)
+# A leading condition before the main clause ("When I ask for code, use Python").
+CONDITION_CLAUSE = re.compile(r"^(?:if|unless|when|whenever)\b[^,]*,\s*", _I)
+FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
+
+# Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").
+DISCOURSE_PREFIX = re.compile(
+    r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|alright|oh|"
+    r"just fyi|fyi|"
+    r"for the record|for context|just so you know|incidentally|side note|one more thing|"
+    r"quick note|heads up|just a heads up|reminder)\b\s*[,:\-]?\s+)+",
+    _I,
+)

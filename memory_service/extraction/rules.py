@@ -1,0 +1,220 @@
+"""The deterministic extractor: keep durable statements, reject the rest with a reason.
+
+It never logs: messages may hold secrets and personal details.
+"""
+
+from __future__ import annotations
+
+from memory_service.extraction import lexicon as lx
+from memory_service.extraction.candidates import (
+    FACT,
+    HYPOTHETICAL,
+    INSTRUCTION,
+    LESSON,
+    PATTERN,
+    PREFERENCE,
+    QUESTION,
+    SECRET,
+    SMALL_TALK,
+    TOO_LONG,
+    TOO_VAGUE,
+    TRANSIENT,
+    Candidate,
+    Extraction,
+    Rejection,
+)
+from memory_service.extraction.secrets import REDACTED, find_secrets
+from memory_service.extraction.segment import Span, clauses, sentences
+from memory_service.extraction.subjects import subject_of
+
+MAX_CANDIDATE_LENGTH = 300
+
+# Subjects that are matters of taste: a plain statement about them is a preference.
+TASTE_SUBJECTS = frozenset(
+    (
+        "coffee",
+        "tea",
+        "theme",
+        "seat preference",
+        "narrative voice",
+        "note format",
+        "writing style",
+        "spicy food",
+        "cuisine",
+        "travel mode",
+        "hotel location",
+        "hotels",
+        "luggage",
+        "reading format",
+        "units",
+        "indentation",
+        "oxford comma",
+        "font",
+        "music",
+        "tone",
+        "response format",
+    )
+)
+
+
+def _words(text: str) -> list[str]:
+    """Return the lowercase words of ``text``."""
+    return lx.WORD.findall(text.lower().replace("\u2019", "'"))
+
+
+def _only(words: list[str], vocabulary: frozenset[str]) -> bool:
+    """Tell whether every word, or its stem before "'s", belongs to ``vocabulary``."""
+    return all(w in vocabulary or w.removesuffix("'s") in vocabulary for w in words)
+
+
+def _redacted(text: str, span: Span, secrets: list[Span]) -> str:
+    """Return the text of ``span`` with every secret in it replaced."""
+    start, end = span
+    parts, last = [], start
+    for s_start, s_end in secrets:
+        if s_start < end and start < s_end:
+            parts.append(text[last : max(s_start, start)])
+            parts.append(REDACTED)
+            last = min(s_end, end)
+    parts.append(text[last:end])
+    return "".join(parts)
+
+
+def _is_small_talk(text: str) -> bool:
+    """Tell whether ``text`` is only a social formula, greeting, thanks or interjection."""
+    words = _words(text)
+    if not words or _only(words, lx.SOCIAL_WORDS) or lx.SMALL_TALK_FORMULA.match(text):
+        return True
+    closer = lx.THANKS_CLOSER.search(text)
+    return bool(closer) and closer.start() > 0 and _is_chit_chat(text[: closer.start()])
+
+
+def _is_hypothetical(text: str) -> bool:
+    """Tell whether ``text`` states a conditional or a possibility rather than a fact."""
+    if lx.HYPOTHETICAL_ANY.search(text) or (lx.CONDITIONAL.search(text) and lx.MODAL.search(text)):
+        return True
+    if not lx.HYPOTHETICAL_START.match(text):
+        return False
+    # "If I ask for code, use Python" is a standing instruction with a condition, not a maybe.
+    main = lx.CONDITION_CLAUSE.sub("", text)
+    return main == text or not _is_imperative(main)
+
+
+def _is_chit_chat(rest: str) -> bool:
+    """Tell whether what follows a greeting or interjection is a short remark, not a statement."""
+    words = _words(rest)
+    if _only(words, lx.SOCIAL_WORDS) or lx.SMALL_TALK_FORMULA.match(rest):
+        return True
+    return (
+        len(words) <= 4
+        and not any(w in lx.FIRST_PERSON or w.isdigit() for w in words)
+        and words[0] not in lx.IMPERATIVE_VERBS
+        and not lx.CORRECTION_PREFIX.match(rest)
+    )
+
+
+def _is_vague(text: str) -> bool:
+    """Tell whether ``text`` has no content word: only pronouns, light verbs and vague nouns."""
+    return _only(_words(text), lx.EMPTY_WORDS)
+
+
+def _is_imperative(body: str) -> bool:
+    """Tell whether ``body`` opens with a verb in the imperative ("Use ...", "Never use ...")."""
+    words = _words(body)
+    if not words or words[0] not in lx.IMPERATIVE_VERBS:
+        return False
+    return len(words) == 1 or words[1] not in lx.NOT_IMPERATIVE_AFTER
+
+
+def _kind(content: str, subject: str | None) -> str:
+    """Return the kind of a durable statement."""
+    body = lx.CORRECTION_PREFIX.sub("", content)
+    if lx.LESSON.search(body):
+        return LESSON
+    main = lx.CONDITION_CLAUSE.sub("", body)
+    if _is_imperative(main) or lx.INSTRUCTION.search(body):
+        return INSTRUCTION
+    if lx.PREFERENCE.search(body):
+        return PREFERENCE
+    if lx.PATTERN.search(body) and lx.FIRST_PERSON_START.match(body):
+        return PATTERN
+    if lx.CHOICE.search(body) or subject in TASTE_SUBJECTS:
+        return PREFERENCE
+    return FACT
+
+
+def _is_request_of_the_moment(content: str) -> bool:
+    """Tell whether an imperative is about the message at hand ("summarise this") only."""
+    body = lx.CORRECTION_PREFIX.sub("", content)
+    if not _is_imperative(body) or lx.STANDING.search(body):
+        return False
+    return bool(lx.DEICTIC.search(body) or lx.TASK_REQUEST.match(body))
+
+
+def _read(text: str, span: Span, out: Extraction) -> None:
+    """File the statement at ``span`` of ``text`` as a candidate or a rejection."""
+    start, end = span
+    content = text[start:end]
+    if _is_small_talk(content):
+        out.rejected.append(Rejection(content, SMALL_TALK))
+        return
+    if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)):
+        out.rejected.append(Rejection(content, HYPOTHETICAL))
+        return
+    if lx.TRANSIENT.search(content):
+        out.rejected.append(Rejection(content, TRANSIENT))
+        return
+    opener = lx.OPENER.match(content)
+    if opener:
+        rest = content[opener.end() :]
+        if _is_chit_chat(rest) or _is_vague(rest):
+            out.rejected.append(Rejection(content, SMALL_TALK))
+            return
+        # "Thanks, I live in Lisbon": the thanks is small talk, the rest a statement of its own.
+        out.rejected.append(Rejection(content[: opener.end()].rstrip(" ,!.~"), SMALL_TALK))
+        _read(text, (start + opener.end(), end), out)
+        return
+    if _is_vague(content):
+        out.rejected.append(Rejection(content, TOO_VAGUE))
+        return
+    if _is_request_of_the_moment(content):
+        out.rejected.append(Rejection(content, TRANSIENT))
+        return
+    prefix = lx.DISCOURSE_PREFIX.match(content)
+    if prefix:
+        content = content[prefix.end() :]
+    subject = subject_of(content)
+    out.candidates.append(Candidate(content, _kind(content, subject), subject))
+
+
+def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
+    """Tell whether the message asks something: a question mark outside a secret, or a question."""
+    for match in lx.QUESTION_MARK.finditer(text):
+        if not any(start <= match.start() < end for start, end in secrets):
+            return True
+    return any(lx.INTERROGATIVE.search(text[start:end]) for start, end in spans)
+
+
+def extract(user_message: str) -> Extraction:
+    """Split ``user_message`` into statements and keep the durable ones."""
+    text = user_message or ""
+    secrets = find_secrets(text)
+    spans = sentences(text, secrets)
+    if _is_lookup(text, spans, secrets):
+        rejected = [Rejection(_redacted(text, span, secrets), QUESTION) for span in spans]
+        return Extraction(rejected=rejected, lookup=True)
+    out = Extraction()
+    for span in spans:
+        if span[1] - span[0] > MAX_CANDIDATE_LENGTH:
+            reason = (
+                SECRET if _redacted(text, span, secrets) != text[span[0] : span[1]] else TOO_LONG
+            )
+            out.rejected.append(Rejection(_redacted(text, span, secrets), reason))
+            continue
+        for clause in clauses(text, span, secrets):
+            shown = _redacted(text, clause, secrets)
+            if shown != text[clause[0] : clause[1]]:
+                out.rejected.append(Rejection(shown, SECRET))
+            else:
+                _read(text, clause, out)
+    return out

@@ -1,0 +1,199 @@
+"""Find credentials in text so that they are never filed, logged or echoed back."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+
+REDACTED = "[redacted]"
+
+# Well-known credential formats; each match is a secret as a whole.
+_KEY_FORMATS = re.compile(
+    r"""
+    -----BEGIN[ A-Z0-9]*PRIVATE\ KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE\ KEY-----|\Z)
+    | \bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}
+    | \b[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}
+    | \bwhsec_[A-Za-z0-9]{16,}
+    | \bgh[pousr]_[A-Za-z0-9]{20,}
+    | \bgithub_pat_[A-Za-z0-9_]{20,}
+    | \bglpat-[A-Za-z0-9_\-]{16,}
+    | \bxox[abposr]-[A-Za-z0-9\-]{10,}
+    | \bnpm_[A-Za-z0-9]{20,}
+    | \bpypi-[A-Za-z0-9_\-]{20,}
+    | \b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b
+    | \bAIza[0-9A-Za-z_\-]{30,}
+    | \beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}
+    | \bMII[A-Za-z0-9+/=]{30,}
+    | \b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{32,}\b
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+# "password is X", "my PIN is 1234", "passphrase: X", "token=X": the value is the secret.
+_STRONG = r"pass(?:word|wd|phrase|code)|pwd|pin(?:\s+(?:code|number))?"
+_WEAK = (
+    r"secret(?:\s+key)?|api[\s_-]?key|(?:access|secret|private|signing)[\s_-]?key(?:\s+id)?"
+    r"|(?:auth(?:entication)?|access|bearer|refresh|bot)?[\s_-]?token|credentials?|key"
+)
+_PHRASE = re.compile(
+    rf"\b(?P<keyword>{_STRONG}|{_WEAK})"
+    r"(?:\s+(?:for|at|on|to|of|in)\s+(?:the\s+|my\s+|our\s+|this\s+)?[\w.\-]+(?:\s+[\w.\-]+)?)?"
+    r"\s*(?P<separator>\bis\b|\bwas\b|=|:|->)\s*"
+    r"(?P<value>\"[^\"]+\"|'[^']+'|`[^`]+`|[^\s\"'`]+)",
+    re.IGNORECASE,
+)
+_ENV_ASSIGNMENT = re.compile(
+    r"\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*"
+    r"\s*=\s*[\"']?(?P<value>[^\s\"'&]+)"
+)
+# Payment cards (checked with Luhn below) and US social security numbers.
+_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+_SSN = re.compile(
+    r"\b(?:ssn|social security(?: number)?)\b\D{0,12}(?P<value>\d{3}-?\d{2}-?\d{4})\b", re.I
+)
+_URL_CREDENTIALS = re.compile(r"://[^/\s:@]+:(?P<value>[^@\s/]+)@")
+
+# Words that follow "password is" without being a password ("my password is too short").
+_NOT_VALUES = frozenset(
+    """
+    a an the my our your his her their its this that these those it there here below above
+    following not no still too very so same secure strong weak long short safe required needed
+    stored saved kept in on at of for to and or but set changed reset expired missing wrong
+    correct incorrect different empty blank private public secret hidden encrypted hashed now
+    also just always never managed rotated written somewhere unknown visible shared none valid
+    invalid being been what which where who how when why easy hard simple complicated protected
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
+_DETERMINERS = frozenset(("a", "an", "the", "my", "our", "your", "this", "that", "it"))
+_UNITS_AFTER_NUMBER = re.compile(r"\s+(?:characters|chars|digits|letters|long|days|months)\b")
+_TRAILING = ".,;:!?)]}>'\"`"
+
+# An AWS secret access key: 40 base64 characters of mixed case (checked below).
+_FORTY = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+_CLAUSE_END = re.compile(r"[.;!?\n]|$")
+_HEX = re.compile(r"[0-9a-f]{7,40}")
+_COMMIT_WORD = re.compile(r"\b(?:commit|sha1?|hash|revision|rev)\b[\s:#]*$", re.IGNORECASE)
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
+
+
+def _entropy(token: str) -> float:
+    """Return the Shannon entropy of ``token`` in bits per character."""
+    counts = Counter(token)
+    size = len(token)
+    return -sum(n / size * math.log2(n / size) for n in counts.values())
+
+
+def _mixed_case(token: str) -> bool:
+    """Tell whether ``token`` mixes upper and lower case with digits or symbols, as keys do."""
+    return (
+        any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+        and any(not c.isalpha() for c in token)
+    )
+
+
+def _looks_random(token: str) -> bool:
+    """Tell whether ``token`` reads like generated key material rather than a word or a path."""
+    if token.startswith(("/", "~", "-", "_")) or _UUID.match(token):
+        return False
+    has_upper = any(c.isupper() for c in token)
+    has_lower = any(c.islower() for c in token)
+    has_digit = any(c.isdigit() for c in token)
+    if not (has_upper and has_lower and has_digit):
+        return False
+    # Identifiers such as getElementById2024Handler change class a few times; keys do so constantly.
+    classes = [
+        "u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "s" for c in token
+    ]
+    changes = sum(1 for a, b in itertools.pairwise(classes) if a != b)
+    return changes >= 0.4 * len(token) and _entropy(token) >= 3.5
+
+
+def _value_span(match: re.Match[str], strong: bool) -> tuple[int, int] | None:
+    """Return the span of the value in a phrase match, or None when it is not a credential."""
+    start, end = match.span("value")
+    value = match.group("value")
+    if value[:1] in "\"'`":
+        return (start + 1, end - 1) if len(value) > 2 else None
+    stripped = value.rstrip(_TRAILING)
+    end -= len(value) - len(stripped)
+    if match.group("keyword").lower().startswith("passphrase"):
+        # A passphrase is several words: the rest of the clause is the secret.
+        return start, _CLAUSE_END.search(match.string, start).start()
+    # After ":" or "=" a value is introduced as such, so only a determiner is not one.
+    introduced = match.group("separator") in (":", "=")
+    stop = _DETERMINERS if introduced else _NOT_VALUES
+    if not stripped or stripped.startswith("[redacted") or stripped.lower() in stop:
+        return None
+    if stripped.isdigit() and _UNITS_AFTER_NUMBER.match(match.string, end):
+        return None
+    if not strong:
+        # "key" and "token" are ordinary words; only a credential-shaped value counts.
+        mixed = sum((any(c.isdigit() for c in stripped), any(c.isupper() for c in stripped)))
+        symbol = any(not c.isalnum() for c in stripped)
+        if len(stripped) < 8 or not (mixed or symbol):
+            return None
+    return start, end
+
+
+def _luhn(digits: str) -> bool:
+    """Tell whether ``digits`` pass the Luhn checksum that payment card numbers carry."""
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char) * (2 if position % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0
+
+
+def _is_commit_hash(text: str, span: tuple[int, int]) -> bool:
+    """Tell whether ``span`` is a hex commit id named as such ("commit 9fceb02...")."""
+    start, end = span
+    return bool(
+        _HEX.fullmatch(text, start, end) and _COMMIT_WORD.search(text, max(0, start - 24), start)
+    )
+
+
+def find_secrets(text: str) -> list[tuple[int, int]]:
+    """Return the sorted, merged spans of ``text`` that hold secrets."""
+    spans = [m.span() for m in _KEY_FORMATS.finditer(text)]
+    for match in _PHRASE.finditer(text):
+        strong = re.fullmatch(_STRONG, match.group("keyword"), re.IGNORECASE) is not None
+        span = _value_span(match, strong)
+        if span:
+            spans.append(span)
+    spans.extend(m.span() for m in _CARD.finditer(text) if _luhn(re.sub(r"\D", "", m.group())))
+    for pattern in (_ENV_ASSIGNMENT, _URL_CREDENTIALS, _SSN):
+        spans.extend(m.span("value") for m in pattern.finditer(text))
+    spans.extend(m.span() for m in _FORTY.finditer(text) if _mixed_case(m.group()))
+    spans.extend(m.span() for m in _TOKEN.finditer(text) if _looks_random(m.group()))
+    # A commit hash is long hex too, but it identifies code rather than unlocking anything.
+    spans = [s for s in spans if not _is_commit_hash(text, s)]
+    # What redact() left behind is not a secret: redacted text must read as clean.
+    spans = [s for s in spans if text[s[0] : s[1]] != REDACTED]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def contains_secret(text: str) -> bool:
+    """Tell whether ``text`` holds anything that looks like a secret."""
+    return bool(find_secrets(text))
+
+
+def redact(text: str) -> str:
+    """Return ``text`` with each secret span replaced by ``[redacted]``."""
+    parts = []
+    last = 0
+    for start, end in find_secrets(text):
+        parts.append(text[last:start])
+        parts.append(REDACTED)
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)

@@ -1,0 +1,113 @@
+"""Cut a user message into candidate statements, as spans of the original text."""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[int, int]
+
+# Sentence ends: terminal punctuation then space, or a line break. Semicolons join clauses that
+# belong together ("No, it's Neovim now; I switched away from VS Code."), so they do not cut.
+_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n")
+_ABBREVIATIONS = frozenset(
+    ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "incl", "jr", "prof", "cf")
+)
+_BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
+
+# "..., and I fly with KLM": a new first-person clause is a statement of its own.
+_FIRST_PERSON_CLAUSE = re.compile(r",?\s+and\s+(?=(?:I|we)\s+(?!and\b)\w)")
+# Around a secret, cut at any coordinated clause so that the rest of the sentence can be kept.
+_ANY_CLAUSE = re.compile(
+    r"(?:,\s*|\s+)(?:and|but|so)\s+(?=(?:I|we|my|our|the|it|this|you|they|he|she|here|there)\b)"
+    r"|;\s+",
+    re.IGNORECASE,
+)
+_MIN_LEFT_WORDS = 3
+# The words before "and I" must make a clause ("I'm a nurse"), not a subject ("My wife Ana").
+_HAS_VERB = re.compile(
+    r"^(?:I|we|you|he|she|they|it)\b|\b(?:am|is|are|was|were|has|have|had)\b|'(?:m|s|re|ve)\b",
+    re.IGNORECASE,
+)
+
+
+def _trim(text: str, start: int, end: int) -> Span | None:
+    """Return ``start:end`` without surrounding blanks, bullets or joining commas, or None."""
+    while start < end and (text[start].isspace() or text[start] in ",;"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in ",;"):
+        end -= 1
+    bullet = _BULLET.match(text, start, end)
+    if bullet:
+        start = bullet.end()
+    return (start, end) if start < end else None
+
+
+def _inside(position: int, spans: list[Span]) -> bool:
+    """Tell whether ``position`` falls within one of ``spans``."""
+    return any(start < position < end for start, end in spans)
+
+
+def sentences(text: str, secrets: list[Span]) -> list[Span]:
+    """Return the spans of the sentences of ``text``, never cutting through a secret."""
+    spans: list[Span] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        end = match.end()
+        if _inside(match.start(), secrets):
+            continue
+        if match.group() == ".":
+            # A short window is enough to read the word before the point, in linear time overall.
+            before = text[max(start, match.start() - 12) : match.start()].split()
+            last = before[-1].lower() if before else ""
+            # Abbreviations and initials ("e.g.", "J.") do not end a sentence.
+            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                continue
+        piece = _trim(text, start, end)
+        if piece:
+            spans.append(piece)
+        start = end
+    piece = _trim(text, start, len(text))
+    if piece:
+        spans.append(piece)
+    return spans
+
+
+def _cut(text: str, span: Span, pattern: re.Pattern[str], secrets: list[Span]) -> list[Span]:
+    """Cut ``span`` at each match of ``pattern`` that leaves a clause of a few words before it."""
+    start, end = span
+    pieces: list[Span] = []
+    for match in pattern.finditer(text, start, end):
+        if _inside(match.start(), secrets):
+            continue
+        left = text[start : match.start()]
+        if not secrets and (len(left.split()) < _MIN_LEFT_WORDS or not _HAS_VERB.search(left)):
+            continue
+        piece = _trim(text, start, match.start())
+        if piece:
+            pieces.append(piece)
+        start = match.end()
+    piece = _trim(text, start, end)
+    if piece:
+        pieces.append(piece)
+    return pieces
+
+
+def _overlaps(span: Span, secrets: list[Span]) -> bool:
+    """Tell whether ``span`` shares characters with a secret."""
+    return any(start < span[1] and span[0] < end for start, end in secrets)
+
+
+def clauses(text: str, span: Span, secrets: list[Span]) -> list[Span]:
+    """Split a sentence into the statements it coordinates, each secret in a clause of its own."""
+    inner = [s for s in secrets if _overlaps(span, [s])]
+    if not inner:
+        return _cut(text, span, _FIRST_PERSON_CLAUSE, [])
+    pieces = _cut(text, span, _ANY_CLAUSE, inner)
+    # Join neighbouring clauses that hold no secret back together: only the secret is set apart.
+    joined: list[Span] = []
+    for piece in pieces:
+        if joined and not _overlaps(piece, inner) and not _overlaps(joined[-1], inner):
+            joined[-1] = (joined[-1][0], piece[1])
+        else:
+            joined.append(piece)
+    return joined

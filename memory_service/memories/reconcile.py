@@ -1,0 +1,105 @@
+"""Deciding how a new statement relates to what is held on the same subject.
+
+The rules are deliberately plain, so that a user can predict them, and never lose a statement:
+among the working and core memories that share the statement's subject, one holding every value
+term of the statement is restated by it (merged); a statement that shares some value terms and does
+not read as a correction adds to what is held and is stored on its own; anything else contradicts
+the newest held memory on the subject (stored, with a tension).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from memory_service.accounts.models import Organisation
+from memory_service.memories.models import ARCHIVE, Memory
+from memory_service.recall.models import Posting
+from memory_service.recall.text import terms
+
+MERGE, CONTRADICT = "merge", "contradict"
+# How many held memories on one subject are compared; a subject rarely holds more than a few.
+MAX_COMPARED = 20
+# A term held by more memories than this is too common to tell what a correction refers to.
+MAX_REFERENT_DF = 50
+
+_CORRECTION = re.compile(
+    r"\b(actually|no longer|anymore|any more|instead|switched|moved|changed|now|not|rather than|"
+    r"from now on)\b|^\s*no\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Relation:
+    action: str  # MERGE or CONTRADICT
+    memory: Memory
+
+
+def reads_as_correction(text: str) -> bool:
+    """Tell whether ``text`` announces a change ("actually", "no longer", "now", "not ...")."""
+    return bool(_CORRECTION.search(text))
+
+
+# Verbs and words that frame a statement without saying what it states: "I use Vim" and "I use
+# VS Code" share "use" and nothing else.
+_FRAMING = frozenset(
+    terms(
+        "use using like love prefer want need have get go make work always never usual please "
+        "really also just still main favourite default every day time good best"
+    )
+)
+
+
+def _value_terms(text: str, noise: set[str]) -> set[str]:
+    return set(terms(text)) - noise - _FRAMING
+
+
+def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
+    """Return the held memory a subject-less correction ("No, it's plot 17 now") refers to.
+
+    It is the working or core memory sharing the correction's rarest terms (by summed IDF), so
+    "plot" finds "My allotment is plot 14" while "now" or "use" point at nothing in particular.
+    """
+    if not reads_as_correction(content):
+        return None
+    held = Posting.objects.filter(organisation=org, term__in=set(terms(content)))
+    df = dict(held.values_list("term").annotate(n=Count("*")).order_by())
+    rare = {term: n for term, n in df.items() if n <= MAX_REFERENT_DF}
+    if not rare:
+        return None
+    weight: dict[str, float] = defaultdict(float)
+    for memory_id, term in held.filter(term__in=list(rare)).values_list("memory_id", "term"):
+        weight[memory_id] += 1 / rare[term]
+    ranked = sorted(weight, key=lambda memory_id: (-weight[memory_id], memory_id))[:MAX_COMPARED]
+    live = Memory.objects.for_org(org).exclude(tier=ARCHIVE).in_bulk(ranked)
+    return next((live[memory_id] for memory_id in ranked if memory_id in live), None)
+
+
+def related_memory(*, org: Organisation, content: str, subject: str) -> Relation | None:
+    """Return the held memory ``content`` restates or contradicts, or None for a new subject."""
+    if not subject:
+        return None
+    held = list(
+        Memory.objects.for_org(org)
+        .filter(subject=subject)
+        .exclude(tier=ARCHIVE)
+        .order_by("-updated_at", "-id")[:MAX_COMPARED]
+    )
+    if not held:
+        return None
+    # The subject's own words ("live", "work", "editor") say nothing about agreement.
+    noise = set(terms(subject))
+    wanted = _value_terms(content, noise)
+    if not wanted:
+        return None  # nothing but framing words: no way to tell, so store it plainly
+    scored = [(len(wanted & _value_terms(m.content, noise)), m) for m in held]
+    shared, best = max(scored, key=lambda item: item[0])
+    if shared == len(wanted):
+        return Relation(MERGE, best)  # it says nothing the held memory does not
+    if shared and not reads_as_correction(content):
+        return None  # it adds to what is held ("Biscuit is my dog, a beagle"): a memory of its own
+    return Relation(CONTRADICT, held[0])

@@ -1,0 +1,101 @@
+"""POST /v1/turns and the /v1/memories endpoints: parse, call a service, render."""
+
+from __future__ import annotations
+
+from rest_framework import viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memory_service import clock, errors
+from memory_service.accounts.authentication import caller_organisation
+from memory_service.accounts.scopes import MEMORIES_READ, MEMORIES_WRITE
+from memory_service.memories import services
+from memory_service.memories.learning import Statement, memories_store, turn_learn
+from memory_service.memories.listing import memories_page, tier_counts
+from memory_service.memories.models import Memory
+from memory_service.memories.serializers import (
+    MemoriesStoreSerializer,
+    MemoryListQuerySerializer,
+    MemoryMoveSerializer,
+    MemorySerializer,
+    TurnSerializer,
+    filing_body,
+)
+
+
+class TurnView(APIView):
+    """Learn from a finished turn."""
+
+    http_method_names = ["post"]
+    required_scopes = {"post": MEMORIES_WRITE}
+
+    def post(self, request: Request) -> Response:
+        body = TurnSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        _, filing = turn_learn(
+            org=caller_organisation(request),
+            user_message=body.validated_data["userMessage"],
+            assistant_response=body.validated_data["assistantResponse"],
+            session_id=body.validated_data.get("sessionId", ""),
+            now=clock.now(),
+        )
+        return Response(filing_body(filing))
+
+
+class MemoryViewSet(viewsets.ViewSet):
+    """What an organisation holds: store, list, read, move between tiers, forget."""
+
+    http_method_names = ["get", "post", "patch", "delete", "head"]
+    required_scopes = {
+        "list": MEMORIES_READ,
+        "retrieve": MEMORIES_READ,
+        "create": MEMORIES_WRITE,
+        "partial_update": MEMORIES_WRITE,
+        "destroy": MEMORIES_WRITE,
+    }
+
+    def create(self, request: Request) -> Response:
+        body = MemoriesStoreSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        filing = memories_store(
+            org=caller_organisation(request),
+            statements=[Statement(**item) for item in body.validated_data["memories"]],
+            session_id=body.validated_data.get("sessionId", ""),
+            now=clock.now(),
+        )
+        return Response(filing_body(filing))
+
+    def list(self, request: Request) -> Response:
+        query = MemoryListQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        org = caller_organisation(request)
+        page, next_cursor = memories_page(org=org, **query.validated_data)
+        return Response(
+            {
+                "memories": MemorySerializer(page, many=True).data,
+                "counts": tier_counts(org),
+                "nextCursor": next_cursor,
+            }
+        )
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        memory = Memory.objects.for_org(caller_organisation(request)).filter(pk=pk).first()
+        if memory is None:
+            raise errors.NotFound(resource="memory", id=pk)
+        return Response(MemorySerializer(memory).data)
+
+    def partial_update(self, request: Request, pk: str) -> Response:
+        body = MemoryMoveSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        memory = services.memory_move(
+            org=caller_organisation(request),
+            memory_id=pk,
+            tier=body.validated_data["tier"],
+            now=clock.now(),
+        )
+        return Response(MemorySerializer(memory).data)
+
+    def destroy(self, request: Request, pk: str) -> Response:
+        memory = services.memory_forget(org=caller_organisation(request), memory_id=pk)
+        return Response(MemorySerializer(memory).data)

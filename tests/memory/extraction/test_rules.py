@@ -1,0 +1,241 @@
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from memory_service.extraction.candidates import (
+    FACT,
+    HYPOTHETICAL,
+    INSTRUCTION,
+    LESSON,
+    PATTERN,
+    PREFERENCE,
+    QUESTION,
+    REASONS,
+    SECRET,
+    SMALL_TALK,
+    TOO_LONG,
+    TOO_VAGUE,
+    TRANSIENT,
+)
+from memory_service.extraction.rules import extract
+
+
+def kept(message: str) -> list[str]:
+    return [candidate.content for candidate in extract(message).candidates]
+
+
+def reasons(message: str) -> list[tuple[str, str]]:
+    return [(rejection.content, rejection.reason) for rejection in extract(message).rejected]
+
+
+def test_a_question_makes_the_whole_turn_a_lookup():
+    extraction = extract("Thanks! I prefer tabs, but what does PEP 8 say?")
+    assert extraction.lookup
+    assert extraction.candidates == []
+    assert reasons("Thanks! I prefer tabs, but what does PEP 8 say?") == [
+        ("Thanks!", QUESTION),
+        ("I prefer tabs, but what does PEP 8 say?", QUESTION),
+    ]
+
+
+def test_a_question_without_its_question_mark_is_still_a_lookup():
+    assert extract("Can you remind me what we decided about the deploy day").lookup
+
+
+def test_a_question_mark_inside_a_url_is_not_a_question():
+    extraction = extract("Our docs live at https://example.com/docs?page=2 for everyone.")
+    assert not extraction.lookup
+
+
+def test_a_durable_statement_is_kept_in_the_users_own_words():
+    message = "I work at Acme Corp as a backend engineer."
+    assert kept(message) == [message]
+
+
+def test_a_kept_statement_is_an_exact_substring_of_the_message():
+    message = "Hiya!  By the way,   I live in Lisbon.\nAlso, I write all my scripts in Python."
+    for content in kept(message):
+        assert content in message
+    assert kept(message) == ["I live in Lisbon.", "I write all my scripts in Python."]
+
+
+def test_greetings_and_thanks_are_small_talk():
+    for message in ("Hi there!", "Thanks, that helped a lot!", "Have a good weekend!", "lol"):
+        assert reasons(message) == [(message, SMALL_TALK)]
+
+
+def test_small_talk_beside_a_durable_statement_is_rejected_and_the_statement_kept():
+    message = "Lovely weather today. I'm vegetarian, so skip the meat recipes."
+    assert kept(message) == ["I'm vegetarian, so skip the meat recipes."]
+    assert reasons(message) == [("Lovely weather today.", SMALL_TALK)]
+
+
+def test_a_greeting_set_off_by_a_comma_is_split_from_the_statement():
+    assert kept("Thanks, I live in Lisbon.") == ["I live in Lisbon."]
+    assert reasons("Thanks, I live in Lisbon.") == [("Thanks", SMALL_TALK)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "If I moved to Berlin, I'd need a German phone plan.",
+        "Suppose we switched the whole backend to Rust.",
+        "Maybe someday I'll learn Haskell.",
+        "Assuming the merger goes through, we might move to Denver.",
+        "I'd love to visit Japan one day.",
+    ],
+)
+def test_conditionals_and_possibilities_are_hypothetical(message):
+    assert reasons(message) == [(message, HYPOTHETICAL)]
+
+
+def test_even_if_inside_a_standing_instruction_is_not_hypothetical():
+    message = "From now on, answer in English even if I write in Portuguese."
+    assert kept(message) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm tired today.",
+        "I'm in a meeting right now, so keep it brief.",
+        "I'm at the airport at the moment.",
+        "I just got back from lunch.",
+        "I'm on vacation until Monday.",
+    ],
+)
+def test_a_state_of_the_moment_is_transient(message):
+    assert reasons(message) == [(message, TRANSIENT)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Summarise this article for me.", "Write a haiku about autumn.", "Remind me to call mum."],
+)
+def test_a_request_about_the_message_at_hand_is_not_a_standing_instruction(message):
+    assert reasons(message) == [(message, TRANSIENT)]
+
+
+def test_a_condition_on_a_standing_instruction_is_not_hypothetical():
+    [candidate] = extract("If I ask for code, use Python.").candidates
+    assert candidate.kind == INSTRUCTION
+
+
+@pytest.mark.parametrize(
+    "message", ["I like stuff.", "Things are kind of whatever.", "I prefer the usual."]
+)
+def test_a_statement_without_content_is_too_vague(message):
+    assert reasons(message) == [(message, TOO_VAGUE)]
+
+
+def test_a_single_candidate_over_three_hundred_characters_is_too_long():
+    message = "So basically " + "we changed the plan and then " * 12 + "nobody knew what shipped."
+    assert len(message) > 300
+    assert reasons(message) == [(message, TOO_LONG)]
+
+
+def test_a_secret_is_rejected_redacted_and_the_durable_part_still_kept():
+    message = "Staging DB password: Tr0ub4dor&3. I always use Docker Compose for local development."
+    extraction = extract(message)
+    assert kept(message) == ["I always use Docker Compose for local development."]
+    assert [(r.content, r.reason) for r in extraction.rejected] == [
+        ("Staging DB password: [redacted].", SECRET)
+    ]
+
+
+def test_a_secret_clause_is_split_from_a_durable_clause_in_one_sentence():
+    message = (
+        "My npm token is npm_Xa7Kq2Lm9Rt4Vw8Zb1Cd5Ef3Gh6Jk0Np2Qs, and I publish under @samdev."
+    )
+    assert kept(message) == ["I publish under @samdev."]
+    assert reasons(message) == [("My npm token is [redacted]", SECRET)]
+
+
+def test_no_rejection_ever_echoes_a_secret():
+    message = (
+        "AWS access key id is AKIAIOSFODNN7EXAMPLE"
+        " and the secret is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY."
+    )
+    for content, reason in reasons(message):
+        assert reason == SECRET
+        assert "AKIA" not in content and "EXAMPLEKEY" not in content
+
+
+def test_a_question_that_holds_a_secret_is_redacted_too():
+    assert reasons("Is hunter2 a good password? My password is hunter2.")[1] == (
+        "My password is [redacted].",
+        QUESTION,
+    )
+
+
+def test_a_semicolon_keeps_a_correction_in_one_statement():
+    message = "No, it's Neovim now; I switched away from VS Code."
+    assert kept(message) == [message]
+
+
+def test_a_second_first_person_clause_is_a_statement_of_its_own():
+    message = "I prefer window seats on long flights and I fly with KLM when I can."
+    assert kept(message) == ["I prefer window seats on long flights", "I fly with KLM when I can."]
+
+
+def test_a_short_subject_joined_by_and_is_not_split():
+    assert kept("My wife and I live in Porto.") == ["My wife and I live in Porto."]
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("I prefer tabs for indentation.", PREFERENCE),
+        ("Actually I prefer dark mode.", PREFERENCE),
+        ("I use VS Code for everything.", FACT),
+        ("Actually, we deploy on Thursdays now.", FACT),
+        ("Keep your answers short.", INSTRUCTION),
+        ("Never use semicolons in my JavaScript.", INSTRUCTION),
+        ("Actually, please call me Samantha.", INSTRUCTION),
+        ("We never deploy on Fridays.", INSTRUCTION),
+        ("Commit messages should be imperative.", INSTRUCTION),
+        ("I run three times a week.", PATTERN),
+        ("I usually review pull requests first thing in the morning.", PATTERN),
+        ("Lesson learned: always back up the database before running migrations.", LESSON),
+        ("I always book an aisle seat.", PREFERENCE),
+    ],
+)
+def test_each_kept_statement_has_a_kind(message, kind):
+    [candidate] = extract(message).candidates
+    assert candidate.kind == kind
+
+
+def test_each_kept_statement_has_a_subject_when_the_rules_find_one():
+    [candidate] = extract(
+        "Actually, my timezone is Pacific Time since I moved to Seattle."
+    ).candidates
+    assert candidate.subject == "timezone"
+
+
+def test_every_rejection_uses_the_closed_vocabulary():
+    message = "Hi! I'm tired today. If it snows we might ski. I like stuff. Password: x9Y!k2."
+    assert {reason for _, reason in reasons(message)} <= set(REASONS)
+
+
+def test_an_empty_message_yields_nothing():
+    extraction = extract("")
+    assert extraction.candidates == [] and extraction.rejected == [] and not extraction.lookup
+
+
+def test_extraction_never_logs_the_message(caplog):
+    with caplog.at_level(logging.DEBUG):
+        extract("My password is hunter2. I live in Lisbon.")
+    assert caplog.records == []
+
+
+def test_extraction_takes_well_under_a_millisecond_for_a_typical_message():
+    message = "Thanks, that helped a lot! By the way, I live in Lisbon and I work at Acme."
+    extract(message)
+    runs = 200
+    started = time.perf_counter()
+    for _ in range(runs):
+        extract(message)
+    assert (time.perf_counter() - started) / runs < 0.001
