@@ -30,11 +30,16 @@ class Readable(Protocol):
 
 @dataclass(frozen=True)
 class StagedPart:
-    """A part's bytes in a temporary file, counted and hashed on the way in."""
+    """A part's bytes in a temporary file, counted and hashed on the way in.
+
+    ``etag`` is the part's SHA-256 in hex. S3 uses MD5; SHA-256 is as easy for a client to check
+    and, with the SHA extensions of current CPUs, over twice as fast, which is what bounds a
+    large upload's throughput on a small server.
+    """
 
     path: str
     size: int
-    md5: str
+    etag: str
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ def _upload_directory(upload_id: str) -> str:
 
 def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
     """Copy a request body into a temporary file; stop one byte past ``expected_size``."""
-    digest = hashlib.md5(usedforsecurity=False)
+    digest = hashlib.sha256()
     size = 0
     with _temporary_file("part-") as staged:
         while size <= expected_size:
@@ -68,14 +73,16 @@ def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
             staged.write(chunk)
             digest.update(chunk)
             size += len(chunk)
-    return StagedPart(path=staged.name, size=size, md5=digest.hexdigest())
+    return StagedPart(path=staged.name, size=size, etag=digest.hexdigest())
 
 
 def part_place(staged: StagedPart, *, upload_id: str, offset: int) -> None:
     """Copy a staged part into the upload's data file at ``offset`` (in the kernel if it can).
 
     Parts have fixed offsets, so the file assembles itself as parts arrive, in parallel
-    requests; completing only has to hash it and move it into place.
+    requests; completing only has to hash it and move it into place. A part is on the disk
+    before it is acknowledged: the flush overlaps the other parts' transfers instead of all
+    falling on completion.
     """
     path = blobs.storage().path(data_blob_name(upload_id))
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -83,6 +90,7 @@ def part_place(staged: StagedPart, *, upload_id: str, offset: int) -> None:
     try:
         with open(staged.path, "rb") as source:
             _copy_range(source.fileno(), target, offset, staged.size)
+        blobs.sync_file(target)
     finally:
         os.close(target)
 

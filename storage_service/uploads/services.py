@@ -111,7 +111,7 @@ def upload_part_store(
                 part_number=part_number,
                 defaults={
                     "size": staged.size,
-                    "etag": staged.md5,
+                    "etag": staged.etag,
                     "backend_etag": backend_etag,
                     "created_at": now,
                 },

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 
@@ -36,7 +37,7 @@ def test_adding_a_key_shows_the_secret_once_and_stores_only_its_hash(staff_clien
     assert secret not in str(dict(staff_client.session))
     assert not LogEntry.objects.filter(object_repr__contains=secret).exists()
     assert not LogEntry.objects.filter(change_message__contains=secret).exists()
-    change_page = staff_client.get(f"/admin/memory_accounts/apikey/{key.pk}/change/")
+    change_page = staff_client.get(f"/admin/memory_accounts/apikey/{quote(key.pk)}/change/")
     assert change_page.status_code == 200 and secret not in change_page.content.decode()
     assert client_for(secret).get("/api/v1/keys").status_code == 200
 
@@ -61,7 +62,7 @@ def test_the_admin_revoke_action_revokes(staff_client, manager_key):
 def test_an_organisation_s_members_are_edited_inline(staff_client, org):
     user = UserFactory()
     response = staff_client.post(
-        f"/admin/memory_accounts/organisation/{org.pk}/change/",
+        f"/admin/memory_accounts/organisation/{quote(org.pk)}/change/",
         {
             "name": org.name,
             "memberships-TOTAL_FORMS": "1",

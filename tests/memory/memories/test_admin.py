@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 
 from memory_service.memories.models import Memory, Turn
@@ -92,7 +93,7 @@ def test_turns_are_shown_read_only(staff_client, api):
     api.post("/api/v1/turns", {"userMessage": "I use zsh as my shell.", "assistantResponse": "ok"})
     turn = Turn.objects.get()
     assert staff_client.get("/admin/memories/turn/").status_code == 200
-    assert staff_client.get(f"/admin/memories/turn/{turn.pk}/change/").status_code == 200
+    assert staff_client.get(f"/admin/memories/turn/{quote(turn.pk)}/change/").status_code == 200
     assert staff_client.get("/admin/memories/turn/add/").status_code == 403
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 
 from storage_service.accounts.models import ApiKey
@@ -27,7 +28,9 @@ def test_adding_a_key_in_the_admin_shows_the_secret_once(staff_client, org, clie
     key = ApiKey.objects.get(name="from admin")
     assert key.prefix == secret[:7] and secret not in key.secret_hash
     assert client_for(secret).get("/v1/keys").status_code == 200
-    change_page = staff_client.get(f"/admin/accounts/apikey/{key.pk}/change/").content.decode()
+    change_page = staff_client.get(
+        f"/admin/accounts/apikey/{quote(key.pk)}/change/"
+    ).content.decode()
     assert secret not in change_page
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.core import signing
 from django.core.files.storage import storages
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -146,4 +147,4 @@ def test_the_admin_lists_files_with_a_download_link(client, stored):
     client.force_login(User.objects.create_superuser("root", "r@example.com", "pw"))
     page = client.get("/admin/files/file/").content.decode()
     assert "bytes.bin" in page and "/v1/downloads/" in page
-    assert client.get(f"/admin/files/file/{stored['id']}/change/").status_code == 200
+    assert client.get(f"/admin/files/file/{quote(stored['id'])}/change/").status_code == 200

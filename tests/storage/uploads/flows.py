@@ -76,8 +76,8 @@ def uploaded(client: APIClient, data: bytes, **body: Any) -> tuple[dict, list[di
     return upload, put_parts(client, upload, data)
 
 
-def md5(chunk: bytes) -> str:
-    return hashlib.md5(chunk, usedforsecurity=False).hexdigest()
+def etag_of(chunk: bytes) -> str:
+    return hashlib.sha256(chunk).hexdigest()
 
 
 def downloaded(client: APIClient, file: dict) -> bytes:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 
 from storage_service.uploads.models import MultipartUpload
@@ -26,10 +27,10 @@ def test_the_admin_lists_uploads_with_parts_received_and_state(staff_client, api
 
 def test_the_admin_shows_an_upload_read_only(staff_client, api):
     upload, _ = uploaded(api, data_of(2048))
-    page = staff_client.get(f"/admin/uploads/multipartupload/{upload['uploadId']}/change/")
+    page = staff_client.get(f"/admin/uploads/multipartupload/{quote(upload['uploadId'])}/change/")
     assert page.status_code == 200
     assert upload["uploadId"].encode() in page.content and b'name="_save"' not in page.content
     assert staff_client.get("/admin/uploads/multipartupload/add/").status_code == 403
-    delete = f"/admin/uploads/multipartupload/{upload['uploadId']}/delete/"
+    delete = f"/admin/uploads/multipartupload/{quote(upload['uploadId'])}/delete/"
     assert staff_client.post(delete, {"post": "yes"}).status_code == 403
     assert MultipartUpload.objects.filter(pk=upload["uploadId"]).exists()

@@ -14,7 +14,7 @@ from tests.storage.uploads.flows import (
     data_of,
     data_ok,
     error_of,
-    md5,
+    etag_of,
     part_url,
     put_part,
     put_parts,
@@ -32,12 +32,12 @@ def stored(upload_id: str, part_number: int) -> bytes:
         return stream.read(upload.part_size_of(part_number))
 
 
-def test_a_part_is_stored_with_its_md5_as_etag(api):
+def test_a_part_is_stored_with_its_sha256_as_etag(api):
     data = data_of(2500)
     upload = started(api, data)
     response = put_part(api, upload["parts"][1]["url"], data[1024:2048])
     answer = data_ok(response)
-    assert answer == {"partNumber": 2, "size": 1024, "etag": md5(data[1024:2048])}
+    assert answer == {"partNumber": 2, "size": 1024, "etag": etag_of(data[1024:2048])}
     assert response["ETag"] == f'"{answer["etag"]}"'
     assert stored(upload["uploadId"], 2) == data[1024:2048]
     part = UploadPart.objects.get(upload_id=upload["uploadId"])
@@ -98,7 +98,7 @@ def test_sending_a_part_again_replaces_it(api):
     upload = started(api, data)
     first = data_ok(put_part(api, upload["parts"][0]["url"], data_of(1024)))
     again = data_ok(put_part(api, upload["parts"][0]["url"], data[:1024]))
-    assert first["etag"] != again["etag"] == md5(data[:1024])
+    assert first["etag"] != again["etag"] == etag_of(data[:1024])
     assert stored(upload["uploadId"], 1) == data[:1024]
     assert UploadPart.objects.get(upload_id=upload["uploadId"]).etag == again["etag"]
 
