@@ -1,51 +1,38 @@
-"""BM25 ranking from postings, computed in the database, reading only the query terms' postings.
+"""BM25 ranking from postings, computed in the database, reading few of the query terms' postings.
 
 A posting's share of a score is ``floor(weight x tf / (tf + c1 + c2 x length) + 0.5)`` in
 millionths, an integer; a memory's score is the sum of its shares. Integer sums do not depend on
 the order the database adds in, so equal memories tie exactly, and ties break by memory id.
 
-Up to ``FULL_SCAN_POSTINGS`` postings, one aggregate scores them all: on PostgreSQL that costs
-about a microsecond a posting, less than any cleverness. Beyond, a term is held by a large share
-of the memories, and an exact MaxScore-style pruning reads fewer:
+Up to ``FULL_SCAN_POSTINGS`` postings, one aggregate scores them all. Beyond, the ranking is
+still exact but reads only the postings that can matter, in three short statements:
 
-- All postings of a memory carry its length, and a share falls as the length grows. So a memory
-  of length L whose first query term (rarest first) is t scores at most t's share plus, for each
-  later term, the most any of its postings could earn at length L (TermStats keeps each term's
-  largest tf and shortest length). Python computes these bounds with the same floating-point
-  steps as the database, so they are exact integers.
-- ``floor`` is the score of the ``limit``-th best memory scored so far; the answer's last memory
-  scores at least that. Before each term, if even its shortest memory cannot reach ``floor``
-  with all the later terms, no memory left can rank: stop.
-- Otherwise the head of the term's postings (per tf, shortest first, then by id: index order) is
-  scored in full, which raises ``floor``. What is left of every term is scored at the end in one
-  query, but only the lengths whose bound reaches ``floor``; at a length where the bound only
-  equals it, only ids before the ``limit``-th memory's can win the tie.
+1. The heads of each term's postings (index order: per tf, shortest first) name a few real
+   memories; their postings of the query's terms are fetched and scored in Python. The
+   ``limit``-th best of them, ``floor``, is a lower bound on the answer's last score.
+2. Every share falls as a memory's length grows, and all postings of a memory carry its length.
+   So for each term and tf there is a longest length at which such a posting, plus the most
+   every other term could add at that length, still reaches ``floor`` (TermStats keeps each
+   term's largest tf). A memory with any posting beyond its bound scores below ``floor``.
+3. One aggregate over only the postings within their bounds therefore gives every memory that
+   can rank its full score, and every other memory less than ``floor``: its best ``limit`` are
+   the answer. Python computes the bounds with the database's floating-point steps, and leaves
+   a margin of one millionth a term besides.
+
+The statements are written as SQL, not built with the ORM: a recall is a few milliseconds of
+database work, and composing ORM expressions for each one cost more than that. Every value is a
+parameter; only table names and the fixed operators ``=`` and ``>`` are put into the text.
 """
 
 from __future__ import annotations
 
 import functools
+import heapq
 import math
-import operator
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import reduce
+from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import (
-    BigIntegerField,
-    Case,
-    F,
-    FloatField,
-    Q,
-    QuerySet,
-    Sum,
-    Value,
-    When,
-)
-from django.db.models.functions import Cast, Collate, Floor
 
-from memory_service.accounts.models import Organisation
 from memory_service.recall.models import MAX_SMALL, Posting
 
 K1 = 1.2
@@ -53,14 +40,18 @@ B = 0.75
 # Shares are whole millionths of a score.
 SCALE = 1_000_000
 # At or below this many postings, one aggregate over all of them is cheaper than pruning.
-FULL_SCAN_POSTINGS = 25000
-# tf values read as their own sorted run; higher ones, rare in short texts, are read together.
+FULL_SCAN_POSTINGS = 4000
+# tf values bounded one by one; higher ones, rare in short texts, share one bound.
 EXACT_TF = 3
-# A walk scores this many times the limit of a term's best postings, then leaves the rest to
-# one query at the end.
-HEAD = 4
+# Postings read from the head of each (term, tf) run to find a floor, as a multiple of limit:
+# enough that memories holding several of the terms are among them.
+HEAD = 8
+# What finding a memory's postings of the looked-up terms costs, in postings summed.
+LOOKUP_COST = 5
 
 Ranked = list[tuple[str, int]]  # (memory id, score in millionths), best first
+
+_TABLE = Posting._meta.db_table
 
 
 def idf(documents: int, df: int) -> float:
@@ -94,14 +85,14 @@ class Bm25:
         c2 = K1 * B / (total_length / documents)
         return cls(terms={t.term: t for t in terms}, weights=weights, c1=K1 * (1 - B), c2=c2)
 
-    def share(self) -> Cast:
-        """Return the database expression of one posting's share, as ``share_of`` computes it."""
-        weight = Case(
-            *[When(term=term, then=_float(value)) for term, value in self.weights.items()],
-            output_field=FloatField(),
+    def share_sql(self, term: str) -> tuple[str, list[float]]:
+        """Return the SQL of a posting's share of ``term``, with the steps of ``share_of``."""
+        # Typed parameters: a bare one is a numeric literal to PostgreSQL, slow and inexact.
+        sql = (
+            "CAST(FLOOR(CAST(%s AS DOUBLE PRECISION) * (tf / ((tf + CAST(%s AS DOUBLE PRECISION))"
+            " + (CAST(%s AS DOUBLE PRECISION) * length))) + 0.5) AS BIGINT)"
         )
-        saturation = F("tf") / ((F("tf") + _float(self.c1)) + (_float(self.c2) * F("length")))
-        return Cast(Floor(weight * saturation + _float(0.5)), BigIntegerField())
+        return sql, [self.weights[term], self.c1, self.c2]
 
     def share_of(self, term: str, tf: int, length: int) -> int:
         """Return the share of a posting, with the database's floating-point steps."""
@@ -113,149 +104,159 @@ class Bm25:
         return self.share_of(term, max(self.terms[term].max_tf, 1), length)
 
 
-def rank(*, org: Organisation, model: Bm25, limit: int) -> Ranked:
-    """Return the best ``limit`` memories of ``org`` for the model's terms."""
-    postings = Posting.objects.filter(organisation=org, term__in=list(model.terms))
+def rank(*, org_id: str, model: Bm25, limit: int) -> Ranked:
+    """Return the best ``limit`` memories of organisation ``org_id`` for the model's terms."""
+    everything = _Plan(arms=[(term, None, None) for term in model.terms])
     if sum(t.documents for t in model.terms.values()) <= FULL_SCAN_POSTINGS:
-        return top(postings, model, limit)
-    ranking = _Ranking(org, model, limit)
-    order = sorted(model.terms, key=lambda term: (-model.weights[term], term))
-    for index, term in enumerate(order):
-        later = order[index + 1 :]
-        shortest = min(model.terms[t].min_length for t in order[index:])
-        most = model.most(term, shortest) + ranking.rest(later, shortest)
-        if ranking.full() and most < ranking.floor:
+        return _top(org_id, model, everything, limit)
+    floor = _floor(org_id, model, limit)
+    if floor is None:  # fewer than ``limit`` memories in all the heads: every posting counts
+        return _top(org_id, model, everything, limit)
+    return _top(org_id, model, _plan(model, floor), limit)
+
+
+# An arm: a term, a tf condition (None: any; ("=", n) or (">", n)), the longest length that counts.
+Arm = tuple[str, tuple[str, int] | None, int | None]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The postings to sum (``arms``), and the terms only looked up for the memories found."""
+
+    arms: list[Arm]
+    looked_up: list[str] = field(default_factory=list)
+
+
+def _plan(model: Bm25, guess: int) -> _Plan:
+    """Return what to read for the memories that can score ``guess`` (MaxScore's split).
+
+    The terms whose best shares together fall short of ``guess`` cannot make a memory rank on
+    their own: only the other terms' postings find memories, and these terms are looked up for
+    them. Each arm reads only the lengths at which its postings can still reach ``guess``.
+    """
+    needed = guess - len(model.terms)  # a millionth a term for rounding, to be safe
+    by_best = sorted(model.terms, key=lambda t: (model.most(t, model.terms[t].min_length), t))
+    looked_up: list[str] = []
+    total = 0
+    for term in by_best:
+        total += model.most(term, model.terms[term].min_length)
+        if total >= needed:
             break
-        max_tf = model.terms[term].max_tf
-        if max_tf > EXACT_TF:
-            ranking.walk(term, Q(tf__gt=EXACT_TF), max_tf, later)
-        for tf in range(min(max_tf, EXACT_TF), 0, -1):
-            ranking.walk(term, Q(tf=tf), tf, later)
-    ranking.finish()
-    return ranking.ranked
+        looked_up.append(term)
+    # A lookup costs the database several times what summing a posting does: split only when
+    # the terms left to sum are that much rarer than all of them.
+    summed = sum(model.terms[t].documents for t in model.terms if t not in looked_up)
+    if looked_up and summed * LOOKUP_COST > sum(t.documents for t in model.terms.values()):
+        looked_up = []
+    arms: list[Arm] = []
+    for term in sorted(set(model.terms) - set(looked_up)):
+        others = [t for t in model.terms if t != term]
+        for condition, tf in _runs(model, term):
+
+            def reaches(length: int, term: str = term, tf: int = tf, others: list = others) -> bool:
+                most = model.share_of(term, tf, length)
+                return most + sum(model.most(t, length) for t in others) >= needed
+
+            longest = _longest(reaches, model.terms[term].min_length)
+            if longest >= model.terms[term].min_length:
+                arms.append((term, condition, None if longest >= MAX_SMALL else longest))
+    return _Plan(arms=arms, looked_up=sorted(looked_up))
 
 
-def top(postings: QuerySet, model: Bm25, limit: int) -> Ranked:
-    """Sum the shares of ``postings`` per memory; return the best ``limit``, ties by id."""
-    return list(
-        postings.values("memory_id")
-        .annotate(score=Sum(model.share()))
-        .order_by("-score", _by_id())
-        .values_list("memory_id", "score")[:limit]
-    )
+def _runs(model: Bm25, term: str) -> list[tuple[tuple[str, int], int]]:
+    """Return the term's tf runs, each as its condition and the largest tf it holds."""
+    max_tf = max(model.terms[term].max_tf, 1)
+    runs = [(("=", tf), tf) for tf in range(1, min(max_tf, EXACT_TF) + 1)]
+    if max_tf > EXACT_TF:
+        runs.append(((">", EXACT_TF), max_tf))
+    return runs
 
 
-class _Ranking:
-    """The best ``limit`` memories scored so far, each scored in full, and what is left to read."""
-
-    def __init__(self, org: Organisation, model: Bm25, limit: int) -> None:
-        self.org, self.model, self.limit = org, model, limit
-        self.ranked: Ranked = []
-        # (term, tf bound, later terms, the run's condition): postings not read yet.
-        self.left: list[tuple[str, int, list[str], Q]] = []
-        self._rest: dict[tuple[tuple[str, ...], int], int] = {}
-
-    def full(self) -> bool:
-        return len(self.ranked) == self.limit
-
-    @property
-    def floor(self) -> int:
-        return self.ranked[-1][1]
-
-    def rest(self, terms: list[str], length: int) -> int:
-        """Return the most ``terms`` can add together to a memory of ``length`` terms."""
-        key = (tuple(terms), length)
-        if key not in self._rest:
-            self._rest[key] = sum(self.model.most(term, length) for term in terms)
-        return self._rest[key]
-
-    def most(self, term: str, tf: int, later: list[str], length: int) -> int:
-        """Return the most a memory of ``length`` terms can score, ``term`` its first."""
-        return self.model.share_of(term, tf, length) + self.rest(later, length)
-
-    def walk(self, term: str, arm: Q, tf: int, later: list[str]) -> None:
-        """Score the best memories of ``term``'s postings in ``arm``; leave the rest for later."""
-        run = Q(arm, term=term)
-        rows = self._postings(run).values_list("memory_id", "length")[: HEAD * self.limit]
-        rows = list(rows)
-        kept, rest = len(rows), None
-        if len(rows) == HEAD * self.limit:
-            last_id, last_length = rows[-1]
-            rest = Q(length__gt=last_length) | Q(length=last_length, by_id__gt=last_id)
-        for index, (memory_id, length) in enumerate(rows):
-            if not self.full():
-                continue
-            most = self.most(term, tf, later, length)
-            if most < self.floor:  # and so for every posting after it
-                kept, rest = index, None
-                break
-            if most == self.floor and memory_id > self.ranked[-1][0]:
-                # The rest of this length loses the tie on id.
-                kept, rest = index, Q(length__gt=length)
-                break
-        if kept:
-            # Sliced, so that the database knows how few memories these are.
-            self.score(self._postings(run)[:kept])
-        if rest is not None:
-            self.left.append((term, tf, later, run & rest))
-
-    def finish(self) -> None:
-        """Score, in one query, the postings left by the walks that may still rank."""
-        reaching = []
-        for term, tf, later, run in self.left:
-            condition = self._reaching(term, tf, later)
-            if condition is not None:
-                reaching.append(run & condition)
-        if reaching:
-            self.score(self._postings(reduce(operator.or_, reaching)))
-
-    def score(self, postings: QuerySet) -> None:
-        """Score the memories of ``postings`` in full and keep the best."""
-        # A subquery, not a list of ids: the database chooses between looking each memory up
-        # and hashing them all against the query's postings, and no ids travel back and forth.
-        held = Posting.objects.filter(
-            organisation=self.org,
-            term__in=list(self.model.terms),
-            memory_id__in=postings.values("memory_id"),
+def _floor(org_id: str, model: Bm25, limit: int) -> int | None:
+    """Return the ``limit``-th best full score among the memories at the heads of the runs."""
+    parts, params = [], []
+    for term in sorted(model.terms):
+        for (op, tf), _ in _runs(model, term):
+            parts.append(
+                f"SELECT * FROM (SELECT memory_id FROM {_TABLE} WHERE organisation_id = %s"  # noqa: S608
+                f" AND term = %s AND tf {op} %s ORDER BY length, memory_id LIMIT %s) AS head"
+            )
+            params += [org_id, term, tf, HEAD * limit]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ".join(parts), params)
+        ids = sorted(row[0] for row in cursor.fetchall())
+        if len(ids) < limit:
+            return None
+        terms = sorted(model.terms)
+        cursor.execute(
+            f"SELECT memory_id, term, tf, length FROM {_TABLE} WHERE memory_id IN "  # noqa: S608
+            f"({', '.join(['%s'] * len(ids))}) AND term IN ({', '.join(['%s'] * len(terms))})"
+            " AND organisation_id = %s",
+            [*ids, *terms, org_id],
         )
-        ranked = dict(self.ranked)
-        ranked.update(top(held, self.model, self.limit))
-        self.ranked = sorted(ranked.items(), key=lambda pair: (-pair[1], pair[0]))[: self.limit]
-
-    def _postings(self, *conditions: Q) -> QuerySet:
-        postings = Posting.objects.filter(organisation=self.org).alias(by_id=_by_id())
-        return postings.filter(*conditions).order_by("length", "by_id")
-
-    def _reaching(self, term: str, tf: int, later: list[str]) -> Q | None:
-        """Return the lengths (and ids) at which a memory can still rank, ``term`` its first."""
-        if not self.full():
-            return Q()
-        floor, last_id = self.floor, self.ranked[-1][0]
-        shortest = self.model.terms[term].min_length
-
-        def longest(reaches: Callable[[int], bool]) -> int:
-            # The most a memory can score falls as its length grows: search for the boundary.
-            low, high = shortest - 1, MAX_SMALL
-            while low < high:
-                middle = (low + high + 1) // 2
-                low, high = (middle, high) if reaches(middle) else (low, middle - 1)
-            return low
-
-        above = longest(lambda length: self.most(term, tf, later, length) > floor)
-        level = longest(lambda length: self.most(term, tf, later, length) >= floor)
-        conditions = []
-        if above >= shortest:
-            conditions.append(Q(length__lte=above))
-        if level > above:  # a tie with the last one wins only on a smaller id
-            conditions.append(Q(length__gt=above, length__lte=level, by_id__lt=last_id))
-        return reduce(operator.or_, conditions) if conditions else None
+        scores: dict[str, int] = dict.fromkeys(ids, 0)
+        for memory_id, term, tf, length in cursor.fetchall():
+            scores[memory_id] += model.share_of(term, tf, length)
+    return heapq.nlargest(limit, scores.values())[-1]
 
 
-def _by_id() -> F | Collate:
-    """Return memory ids to order by: byte by byte, as Python compares them, on every database."""
-    if _bytewise():
-        return F("memory_id")
-    return Collate("memory_id", "C")  # right, but no longer in the index's order
+def _longest(reaches, shortest: int) -> int:
+    """Return the largest length that ``reaches`` (which falls with length), or shortest - 1."""
+    low, high = shortest - 1, MAX_SMALL
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if reaches(middle) else (low, middle - 1)
+    return low
+
+
+def _top(org_id: str, model: Bm25, plan: _Plan, limit: int) -> Ranked:
+    """Sum the shares of the postings the plan selects, per memory; the best ``limit``."""
+    parts, params = [], []
+    for term, condition, longest in plan.arms:
+        share, share_params = model.share_sql(term)
+        sql = f"SELECT memory_id, {share} AS share FROM {_TABLE} WHERE organisation_id = %s"  # noqa: S608
+        sql += " AND term = %s"
+        params += [*share_params, org_id, term]
+        if condition is not None:
+            sql += f" AND tf {condition[0]} %s"
+            params.append(condition[1])
+        if longest is not None:
+            sql += " AND length <= %s"
+            params.append(longest)
+        parts.append(sql)
+    if not parts:
+        return []
+    shares = " UNION ALL ".join(parts)
+    found = f"SELECT memory_id, SUM(share) AS score FROM ({shares}) AS shares GROUP BY memory_id"  # noqa: S608
+    if plan.looked_up:
+        # A correlated subquery: one index lookup per memory found, never a scan of the
+        # looked-up terms' postings (which are the commonest).
+        weight = " ".join("WHEN %s THEN CAST(%s AS DOUBLE PRECISION)" for _ in plan.looked_up)
+        lookup = (
+            f"SELECT SUM(CAST(FLOOR((CASE term {weight} END) * (tf / ((tf + CAST(%s AS DOUBLE"  # noqa: S608
+            f" PRECISION)) + (CAST(%s AS DOUBLE PRECISION) * length))) + 0.5) AS BIGINT))"
+            f" FROM {_TABLE} looked WHERE looked.organisation_id = %s"
+            f" AND looked.memory_id = found.memory_id"
+            f" AND looked.term IN ({', '.join(['%s'] * len(plan.looked_up))})"
+        )
+        lookup_params = [v for t in plan.looked_up for v in (t, model.weights[t])]
+        lookup_params += [model.c1, model.c2, org_id, *plan.looked_up]
+        found = (
+            f"SELECT memory_id, score + COALESCE(({lookup}), 0) AS score FROM ({found}) AS found"  # noqa: S608
+        )
+        params = lookup_params + params
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT memory_id, score FROM ({found}) AS scored"  # noqa: S608
+            f" ORDER BY score DESC, memory_id{_bytewise_collation()} LIMIT %s",
+            [*params, limit],
+        )
+        return [(memory_id, int(score)) for memory_id, score in cursor.fetchall()]
+
+
+def _bytewise_collation() -> str:
+    """Return the COLLATE clause that orders ids byte by byte, as Python compares them."""
+    return "" if _bytewise() else ' COLLATE "C"'
 
 
 @functools.cache
@@ -266,8 +267,3 @@ def _bytewise() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()")
         return cursor.fetchone()[0] in {"C", "POSIX", "C.UTF-8", "C.utf8"}
-
-
-def _float(value: float) -> Cast:
-    # A bare parameter would be a numeric literal to PostgreSQL, and numeric arithmetic is slow.
-    return Cast(Value(value), FloatField())

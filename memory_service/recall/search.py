@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db import connection, transaction
 from django.db.models import Q
 
 from memory_service import clock
 from memory_service.accounts.models import Organisation
 from memory_service.memories.models import Memory
 from memory_service.recall.index import document_terms
-from memory_service.recall.models import TermStats
+from memory_service.recall.models import IndexStats, TermStats
 from memory_service.recall.scoring import SCALE, Bm25, Ranked, Term, rank
 from memory_service.recall.text import query_words
 
@@ -36,23 +37,27 @@ def recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     words = query_words(query)
     if not words:
         return []
-    held = TermStats.objects.filter(organisation=org, term__in=list(words), documents__gt=0)
-    rows = list(
-        held.values_list(
-            "term",
-            "documents",
-            "max_tf",
-            "min_length",
-            "organisation__index_stats__documents",
-            "organisation__index_stats__total_length",
-        )
-    )
+    rows = _held_terms(org.pk, sorted(words))
     if not rows or not rows[0][4]:
         return []
     documents, total_length = rows[0][4:]
     terms = [Term(*row[:4]) for row in rows]
     model = Bm25.for_query(documents=documents, total_length=total_length, terms=terms)
-    return _hits(org, rank(org=org, model=model, limit=limit), words)
+    return _hits(org, rank(org_id=org.pk, model=model, limit=limit), words)
+
+
+def _held_terms(org_id: str, words: list[str]) -> list[tuple]:
+    """Return each held query term's stats, with the organisation's totals, in one statement."""
+    terms, totals = TermStats._meta.db_table, IndexStats._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT t.term, t.documents, t.max_tf, t.min_length, s.documents, s.total_length"  # noqa: S608
+            f" FROM {terms} t JOIN {totals} s ON s.organisation_id = t.organisation_id"
+            f" WHERE t.organisation_id = %s AND t.documents > 0"
+            f" AND t.term IN ({', '.join(['%s'] * len(words))})",
+            [org_id, *words],
+        )
+        return cursor.fetchall()
 
 
 def _hits(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Hit]:
@@ -91,4 +96,10 @@ def _touch(org: Organisation, memories: list[Memory]) -> None:
         return  # the common case for repeated recalls: no write at all
     stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=since)
     ids = [memory.id for memory in memories]
-    Memory.objects.for_org(org).filter(stale, id__in=ids).update(last_used_at=now)
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # lastUsedAt is a hint: a crash may lose its last moments, and a recall need not
+            # wait for the write-ahead log to reach the disk for it.
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit = off")
+        Memory.objects.for_org(org).filter(stale, id__in=ids).update(last_used_at=now)

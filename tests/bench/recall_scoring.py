@@ -25,7 +25,7 @@ import psycopg
 
 from tests.bench import memory_corpus
 
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 BATCH = 5000
 
 
