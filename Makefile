@@ -39,7 +39,10 @@ MEMORY_SERVE = SECRET_KEY=$$(cat var/memory.secret) $(BIN)/gunicorn \
 
 run: setup-storage setup-memory
 	@echo "storage: http://127.0.0.1:$(STORAGE_PORT)/v1/   memory: http://127.0.0.1:$(MEMORY_PORT)/api/v1/   (Ctrl-C stops both)"
-	@trap 'kill 0' INT TERM EXIT; $(STORAGE_SERVE) & $(MEMORY_SERVE) & wait
+	@# Stop both servers on Ctrl-C or when either exits; only this shell's own jobs are signalled
+	@# (``kill 0`` would signal the shell too, and its trap would run again, without end).
+	@trap 'trap - INT TERM EXIT; kill $$(jobs -p) 2>/dev/null; wait' INT TERM EXIT; \
+		$(STORAGE_SERVE) & $(MEMORY_SERVE) & wait -n
 
 run-storage: setup-storage
 	@$(STORAGE_SERVE)
