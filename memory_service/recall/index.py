@@ -15,15 +15,17 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, PositiveBigIntegerField, Value
-from django.db.models.functions import Greatest, Least
+from django.db.models.functions import Greatest
 
 from memory_service.memories.models import Memory
 from memory_service.recall.models import MAX_SMALL, IndexStats, Posting, TermStats
 from memory_service.recall.text import terms
 
 BATCH_SIZE = 5000
+# Terms per upsert of their stats: five parameters each, well within SQLite's limit.
+TERM_BATCH_SIZE = 150
 
 
 def document_terms(memory: Memory) -> list[str]:
@@ -46,9 +48,10 @@ def index_memories(memories: Iterable[Memory]) -> None:
             postings[memory.organisation_id] += found
             totals[memory.organisation_id][0] += 1
             totals[memory.organisation_id][1] += found[0].length
-    with transaction.atomic():
+    # Inside the caller's transaction no savepoint is needed: a failure here fails the caller.
+    with transaction.atomic(savepoint=False):
         for org_id, (documents, length) in sorted(totals.items()):
-            _add_to_totals(org_id, documents=documents, length=length)
+            _count_in_totals(org_id, documents=documents, length=length)
             _add_to_terms(org_id, postings[org_id])
             Posting.objects.bulk_create(postings[org_id], batch_size=BATCH_SIZE)
 
@@ -60,7 +63,7 @@ def unindex_memory(memory: Memory) -> None:
         held = Posting.objects.filter(memory=memory)
         found = list(held.values_list("term", "length"))
         if found and held.delete()[0]:
-            _add_to_totals(memory.organisation_id, documents=-1, length=-found[0][1])
+            _take_from_totals(memory.organisation_id, length=found[0][1])
             _take_from_terms(memory.organisation_id, [term for term, _ in found])
 
 
@@ -96,44 +99,49 @@ def _lock_totals(org_id: str) -> None:
     list(IndexStats.objects.select_for_update().filter(organisation_id=org_id).values_list("pk"))
 
 
-def _add_to_totals(org_id: str, *, documents: int, length: int) -> None:
-    """Add to the organisation's totals with one UPDATE, creating the row on first use."""
-    values = {
-        "documents": _plus("documents", documents),
-        "total_length": _plus("total_length", length),
-    }
+def _take_from_totals(org_id: str, *, length: int) -> None:
+    """Take one memory of ``length`` terms out of the organisation's totals."""
     rows = IndexStats.objects.filter(organisation_id=org_id)
-    if rows.update(**values):
-        return
-    # INSERT ... ON CONFLICT DO NOTHING: when two first writers race, neither fails, and each
-    # then adds its own share with the UPDATE below.
-    IndexStats.objects.bulk_create([IndexStats(organisation_id=org_id)], ignore_conflicts=True)
-    rows.update(**values)
+    rows.update(documents=_plus("documents", -1), total_length=_plus("total_length", -length))
+
+
+def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
+    """Add memories to the organisation's totals in one statement, creating the row on first use."""
+    table = IndexStats._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (organisation_id, documents, total_length) VALUES (%s, %s, %s)"  # noqa: S608
+            f" ON CONFLICT (organisation_id) DO UPDATE SET"
+            f" documents = {table}.documents + excluded.documents,"
+            f" total_length = {table}.total_length + excluded.total_length",
+            [org_id, documents, length],
+        )
 
 
 def _add_to_terms(org_id: str, postings: list[Posting]) -> None:
-    """Count new postings in their terms' stats, one UPDATE per distinct change."""
+    """Count new postings in their terms' stats: one upsert per batch of terms, in term order."""
     changes: dict[str, list[int]] = {}
     for posting in postings:
         change = changes.setdefault(posting.term, [0, 0, MAX_SMALL])
         change[0] += 1
         change[1] = max(change[1], posting.tf)
         change[2] = min(change[2], posting.length)
-    TermStats.objects.bulk_create(
-        [TermStats(organisation_id=org_id, term=term) for term in sorted(changes)],
-        ignore_conflicts=True,
-        batch_size=BATCH_SIZE,
-    )
-    groups: dict[tuple[int, int, int], list[str]] = defaultdict(list)
-    for term, change in changes.items():
-        groups[tuple(change)].append(term)
-    rows = TermStats.objects.filter(organisation_id=org_id)
-    for (documents, max_tf, min_length), terms_ in sorted(groups.items()):
-        rows.filter(term__in=sorted(terms_)).update(
-            documents=F("documents") + documents,
-            max_tf=Greatest(F("max_tf"), Value(max_tf)),
-            min_length=Least(F("min_length"), Value(min_length)),
-        )
+    table = TermStats._meta.db_table
+    # GREATEST and LEAST are spelled MAX and MIN (with two arguments) in SQLite.
+    greatest, least = ("GREATEST", "LEAST") if connection.vendor == "postgresql" else ("MAX", "MIN")
+    ordered = sorted(changes.items())
+    with connection.cursor() as cursor:
+        for start in range(0, len(ordered), TERM_BATCH_SIZE):
+            batch = ordered[start : start + TERM_BATCH_SIZE]
+            cursor.execute(
+                f"INSERT INTO {table} (organisation_id, term, documents, max_tf, min_length)"  # noqa: S608
+                f" VALUES {', '.join(['(%s, %s, %s, %s, %s)'] * len(batch))}"
+                f" ON CONFLICT (organisation_id, term) DO UPDATE SET"
+                f" documents = {table}.documents + excluded.documents,"
+                f" max_tf = {greatest}({table}.max_tf, excluded.max_tf),"
+                f" min_length = {least}({table}.min_length, excluded.min_length)",
+                [value for term, change in batch for value in (org_id, term, *change)],
+            )
 
 
 def _take_from_terms(org_id: str, terms_: list[str]) -> None:
