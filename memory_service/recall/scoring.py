@@ -85,14 +85,18 @@ class Bm25:
         c2 = K1 * B / (total_length / documents)
         return cls(terms={t.term: t for t in terms}, weights=weights, c1=K1 * (1 - B), c2=c2)
 
-    def share_sql(self, term: str) -> tuple[str, list[float]]:
-        """Return the SQL of a posting's share of ``term``, with the steps of ``share_of``."""
+    def share_sql(self, terms: list[str]) -> tuple[str, list[object]]:
+        """Return the SQL of a posting's share, for postings of ``terms``, with the steps of
+        ``share_of``; one term's weight is a constant, several are chosen by ``term``."""
         # Typed parameters: a bare one is a numeric literal to PostgreSQL, slow and inexact.
-        sql = (
-            "CAST(FLOOR(CAST(%s AS DOUBLE PRECISION) * (tf / ((tf + CAST(%s AS DOUBLE PRECISION))"
-            " + (CAST(%s AS DOUBLE PRECISION) * length))) + 0.5) AS BIGINT)"
-        )
-        return sql, [self.weights[term], self.c1, self.c2]
+        double = "CAST(%s AS DOUBLE PRECISION)"
+        if len(terms) == 1:
+            weight, params = double, [self.weights[terms[0]]]
+        else:
+            weight = "(CASE term " + " ".join(f"WHEN %s THEN {double}" for _ in terms) + " END)"
+            params = [value for term in terms for value in (term, self.weights[term])]
+        saturation = f"(tf / ((tf + {double}) + ({double} * length)))"
+        return f"CAST(FLOOR({weight} * {saturation} + 0.5) AS BIGINT)", [*params, self.c1, self.c2]
 
     def share_of(self, term: str, tf: int, length: int) -> int:
         """Return the share of a posting, with the database's floating-point steps."""
@@ -213,7 +217,7 @@ def _top(org_id: str, model: Bm25, plan: _Plan, limit: int) -> Ranked:
     """Sum the shares of the postings the plan selects, per memory; the best ``limit``."""
     parts, params = [], []
     for term, condition, longest in plan.arms:
-        share, share_params = model.share_sql(term)
+        share, share_params = model.share_sql([term])
         sql = f"SELECT memory_id, {share} AS share FROM {_TABLE} WHERE organisation_id = %s"  # noqa: S608
         sql += " AND term = %s"
         params += [*share_params, org_id, term]
@@ -231,16 +235,13 @@ def _top(org_id: str, model: Bm25, plan: _Plan, limit: int) -> Ranked:
     if plan.looked_up:
         # A correlated subquery: one index lookup per memory found, never a scan of the
         # looked-up terms' postings (which are the commonest).
-        weight = " ".join("WHEN %s THEN CAST(%s AS DOUBLE PRECISION)" for _ in plan.looked_up)
+        share, lookup_params = model.share_sql(plan.looked_up)
         lookup = (
-            f"SELECT SUM(CAST(FLOOR((CASE term {weight} END) * (tf / ((tf + CAST(%s AS DOUBLE"  # noqa: S608
-            f" PRECISION)) + (CAST(%s AS DOUBLE PRECISION) * length))) + 0.5) AS BIGINT))"
-            f" FROM {_TABLE} looked WHERE looked.organisation_id = %s"
+            f"SELECT SUM({share}) FROM {_TABLE} looked WHERE looked.organisation_id = %s"  # noqa: S608
             f" AND looked.memory_id = found.memory_id"
             f" AND looked.term IN ({', '.join(['%s'] * len(plan.looked_up))})"
         )
-        lookup_params = [v for t in plan.looked_up for v in (t, model.weights[t])]
-        lookup_params += [model.c1, model.c2, org_id, *plan.looked_up]
+        lookup_params += [org_id, *plan.looked_up]
         found = (
             f"SELECT memory_id, score + COALESCE(({lookup}), 0) AS score FROM ({found}) AS found"  # noqa: S608
         )

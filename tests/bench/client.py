@@ -69,15 +69,19 @@ class Api:
         return {"Authorization": f"Bearer {self.key}"}
 
 
-def read_answer(what: str, response: http.client.HTTPResponse) -> dict[str, Any]:
-    """Read a response and return its envelope's ``data``, or raise ApiError."""
+def read_answer(
+    what: str, response: http.client.HTTPResponse, *, envelope: bool = True
+) -> dict[str, Any]:
+    """Read a response and return its envelope's ``data`` (or the whole body), or raise ApiError."""
     body = response.read()
     if response.status != 200:
         raise ApiError(what, response.status, body)
-    envelope = json.loads(body)
-    if not envelope.get("success"):
+    answer = json.loads(body)
+    if not envelope:
+        return answer
+    if not answer.get("success"):
         raise ApiError(what, response.status, body)
-    return envelope["data"]
+    return answer["data"]
 
 
 def call(
@@ -86,15 +90,18 @@ def call(
     method: str,
     path: str,
     payload: Mapping[str, Any] | None = None,
+    *,
+    envelope: bool = True,
 ) -> dict[str, Any]:
-    """Send one JSON request on ``conn`` (kept alive) and return the answer's ``data``."""
+    """Send one JSON request on ``conn`` (kept alive) and return the answer's ``data``
+    (the whole answer when the service has no ``envelope``)."""
     headers = api.auth()
     body = None
     if payload is not None:
         body = json.dumps(payload).encode()
         headers["Content-Type"] = "application/json"
     conn.request(method, path, body=body, headers=headers)
-    return read_answer(f"{method} {path}", conn.getresponse())
+    return read_answer(f"{method} {path}", conn.getresponse(), envelope=envelope)
 
 
 def _send_file_range(conn: http.client.HTTPConnection, path: str, offset: int, length: int) -> None:

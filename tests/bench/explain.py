@@ -11,7 +11,29 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
+
+
+def captured_sql(run: Callable[[], object]) -> list[dict[str, Any]]:
+    """Run ``run`` once to warm the connection and caches (as a bench's untimed requests do),
+    then again; return each statement of the second run with its parameters and time."""
+    from django.db import connection
+
+    captured: list[dict[str, Any]] = []
+
+    def capture(execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            elapsed = (time.perf_counter() - started) * 1000
+            captured.append({"sql": sql, "params": params, "ms": elapsed})
+
+    run()
+    with connection.execute_wrapper(capture):
+        run()
+    return captured
 
 
 def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
@@ -24,19 +46,7 @@ def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list
     report: dict[str, list[dict[str, Any]]] = {}
     for name, params in scenarios.items():
         query = parse_file_query(params)
-        captured: list[dict[str, Any]] = []
-
-        def capture(execute, sql, sql_params, many, context, captured=captured):
-            started = time.perf_counter()
-            try:
-                return execute(sql, sql_params, many, context)
-            finally:
-                elapsed = (time.perf_counter() - started) * 1000
-                captured.append({"sql": sql, "params": sql_params, "ms": elapsed})
-
-        list_files(org, query)  # once to warm the connection and caches, as the bench did
-        with connection.execute_wrapper(capture):
-            list_files(org, query)
+        captured = captured_sql(lambda query=query: list_files(org, query))
         for item in captured:
             with connection.cursor() as cursor:
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])

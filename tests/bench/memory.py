@@ -22,7 +22,6 @@ import contextlib
 import functools
 import http.client
 import itertools
-import json
 import os
 import platform
 import secrets
@@ -36,8 +35,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from tests.bench import client
 from tests.bench import memory_corpus as corpus
 from tests.bench.client import Api, ApiError
+from tests.bench.explain import captured_sql
 from tests.bench.server import (
     ROOT,
     Database,
@@ -90,18 +91,8 @@ def log(message: str) -> None:
 def call(
     api: Api, conn: http.client.HTTPConnection, method: str, path: str, payload: Any = None
 ) -> dict[str, Any]:
-    """Send one JSON request on ``conn`` (kept alive) and return its answer (no envelope)."""
-    headers = api.auth()
-    body = None
-    if payload is not None:
-        body = json.dumps(payload).encode()
-        headers["Content-Type"] = "application/json"
-    conn.request(method, f"{API}{path}", body=body, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    if response.status != 200:
-        raise ApiError(f"{method} {path}", response.status, data)
-    return json.loads(data)
+    """Send one JSON request under the API's mount on ``conn``; the answer has no envelope."""
+    return client.call(api, conn, method, f"{API}{path}", payload, envelope=False)
 
 
 def timed(
@@ -463,19 +454,7 @@ def explain_sql(queries: list[str]) -> None:
     ]
     cases.append(("list first page", lambda: (memories_page(org=org, limit=20), tier_counts(org))))
     for what, run in cases:
-        captured: list[dict[str, Any]] = []
-
-        def capture(execute, sql, params, many, context, captured=captured):
-            started = time.perf_counter()
-            try:
-                return execute(sql, params, many, context)
-            finally:
-                ms = (time.perf_counter() - started) * 1000
-                captured.append({"sql": sql, "params": params, "ms": ms})
-
-        run()  # once to warm the connection and caches, as the timed requests were
-        with connection.execute_wrapper(capture):
-            run()
+        captured = captured_sql(run)
         print(f"=== {what}: {sum(q['ms'] for q in captured):.1f} ms of SQL")
         for item in captured:
             if not item["sql"].lstrip().upper().startswith("SELECT"):

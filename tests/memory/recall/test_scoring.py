@@ -112,7 +112,7 @@ def test_python_computes_each_share_exactly_as_the_database(org, corpus):
     terms = list(TermStats.objects.filter(organisation=org).values_list("term", flat=True))
     model = _model(org, " ".join(terms))
     for term in terms:
-        share, params = model.share_sql(term)
+        share, params = model.share_sql([term])
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT tf, length, {share} FROM recall_posting"  # noqa: S608
