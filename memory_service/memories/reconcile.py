@@ -13,11 +13,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count
-
 from memory_service.accounts.models import Organisation
 from memory_service.memories.models import ARCHIVE, Memory
-from memory_service.recall.models import Posting
+from memory_service.recall.search import holders
 from memory_service.recall.text import terms
 
 MERGE, CONTRADICT = "merge", "contradict"
@@ -66,14 +64,12 @@ def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
     """
     if not reads_as_correction(content):
         return None
-    held = Posting.objects.filter(organisation=org, term__in=set(terms(content)))
-    df = dict(held.values_list("term").annotate(n=Count("*")).order_by())
-    rare = {term: n for term, n in df.items() if n <= MAX_REFERENT_DF}
-    if not rare:
-        return None
     weight: dict[str, float] = defaultdict(float)
-    for memory_id, term in held.filter(term__in=list(rare)).values_list("memory_id", "term"):
-        weight[memory_id] += 1 / rare[term]
+    for held in holders(org, terms(content), most=MAX_REFERENT_DF).values():
+        for memory_id in held:
+            weight[memory_id] += 1 / len(held)
+    if not weight:
+        return None
     ranked = sorted(weight, key=lambda memory_id: (-weight[memory_id], memory_id))[:MAX_COMPARED]
     live = Memory.objects.for_org(org).exclude(tier=ARCHIVE).in_bulk(ranked)
     return next((live[memory_id] for memory_id in ranked if memory_id in live), None)

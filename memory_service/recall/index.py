@@ -1,13 +1,12 @@
 """Entering memories in the recall index and taking them out.
 
-The services call these inside their own transaction, so that a memory, its postings and the
-counters recall reads (IndexStats, TermStats) change together. A memory without a single term gets
-no postings and is not counted: it can never match, and this keeps every counter exactly what
-the postings say.
+The services call these inside their own transaction, so that a memory, its index entries and
+the totals recall reads change together. A memory without a single term is not indexed: it can
+never match, and this keeps the totals exactly what the blocks hold.
 
 Each function updates the organisation's IndexStats row first. That row lock, held to the end of
-the caller's transaction, orders all index writes of one organisation, so two transactions that
-each file several memories cannot deadlock on the TermStats rows they share.
+the caller's transaction, orders all index writes of one organisation: two transactions never
+append to the same blocks at once, cannot deadlock on them, and see each other's numbers.
 """
 
 from __future__ import annotations
@@ -20,12 +19,15 @@ from django.db.models import F, PositiveBigIntegerField, Value
 from django.db.models.functions import Greatest
 
 from memory_service.memories.models import Memory
-from memory_service.recall.models import MAX_SMALL, IndexStats, Posting, TermStats
+from memory_service.recall.models import MAX_SMALL, Document, IndexStats, PostingBlock
+from memory_service.recall.numbers import chunk_of, number_of, pack, unpack
 from memory_service.recall.text import terms
 
-BATCH_SIZE = 5000
-# Terms per upsert of their stats: five parameters each, well within SQLite's limit.
-TERM_BATCH_SIZE = 150
+BATCH_SIZE = 2000
+# Blocks per upsert: six parameters each, well within SQLite's limit.
+BLOCK_BATCH_SIZE = 500
+
+BlockKey = tuple[str, int, int, int]  # term, length, tf, chunk
 
 
 def document_terms(memory: Memory) -> list[str]:
@@ -34,59 +36,73 @@ def document_terms(memory: Memory) -> list[str]:
 
 
 def index_memory(memory: Memory) -> None:
-    """Add ``memory``'s postings and count it in its organisation's totals."""
+    """Enter ``memory`` in the index and count it in its organisation's totals."""
     index_memories([memory])
 
 
 def index_memories(memories: Iterable[Memory]) -> None:
-    """Add the postings of memories not yet indexed, updating each counter once (for backfills)."""
-    postings: dict[str, list[Posting]] = defaultdict(list)
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    """Enter memories not yet indexed, writing each block once (for backfills)."""
+    by_org: dict[str, list[Document]] = defaultdict(list)
     for memory in memories:
-        found = _postings(memory)
-        if found:
-            postings[memory.organisation_id] += found
-            totals[memory.organisation_id][0] += 1
-            totals[memory.organisation_id][1] += found[0].length
+        document = _document(memory)
+        if document is not None:
+            by_org[memory.organisation_id].append(document)
     # Inside the caller's transaction no savepoint is needed: a failure here fails the caller.
     with transaction.atomic(savepoint=False):
-        for org_id, (documents, length) in sorted(totals.items()):
-            _count_in_totals(org_id, documents=documents, length=length)
-            _add_to_terms(org_id, postings[org_id])
-            Posting.objects.bulk_create(postings[org_id], batch_size=BATCH_SIZE)
+        for org_id, documents in sorted(by_org.items()):
+            length = sum(document.length for document in documents)
+            _count_in_totals(org_id, documents=len(documents), length=length)
+            _number(org_id, documents)
+            Document.objects.bulk_create(documents, batch_size=BATCH_SIZE)
+            _add_to_blocks(org_id, documents)
 
 
 def unindex_memory(memory: Memory) -> None:
-    """Remove ``memory``'s postings and take it out of its organisation's totals."""
+    """Take ``memory`` out of the index and out of its organisation's totals."""
     with transaction.atomic():
         _lock_totals(memory.organisation_id)
-        held = Posting.objects.filter(memory=memory)
-        found = list(held.values_list("term", "length"))
-        if found and held.delete()[0]:
-            _take_from_totals(memory.organisation_id, length=found[0][1])
-            _take_from_terms(memory.organisation_id, [term for term, _ in found])
+        document = Document.objects.filter(memory=memory).first()
+        if document is None:
+            return
+        _take_from_blocks(document)
+        document.delete()
+        rows = IndexStats.objects.filter(organisation_id=memory.organisation_id)
+        rows.update(
+            documents=_plus("documents", -1), total_length=_plus("total_length", -document.length)
+        )
 
 
 def reindex_memory(memory: Memory) -> None:
-    """Replace ``memory``'s postings after its content, subject or domain changed."""
+    """Index ``memory`` anew after its content, subject or domain changed."""
     with transaction.atomic():
         unindex_memory(memory)
         index_memory(memory)
 
 
-def _postings(memory: Memory) -> list[Posting]:
+def _document(memory: Memory) -> Document | None:
     counts = Counter(document_terms(memory))
-    length = min(sum(counts.values()), MAX_SMALL)
-    return [
-        Posting(
-            organisation_id=memory.organisation_id,
-            memory=memory,
-            term=term,
-            tf=min(tf, MAX_SMALL),
-            length=length,
-        )
-        for term, tf in counts.items()
-    ]
+    if not counts:
+        return None
+    return Document(
+        memory=memory,
+        organisation_id=memory.organisation_id,
+        number=number_of(memory.id),
+        length=min(sum(counts.values()), MAX_SMALL),
+        terms={term: min(tf, MAX_SMALL) for term, tf in sorted(counts.items())},
+    )
+
+
+def _number(org_id: str, documents: list[Document]) -> None:
+    """Move any document whose number is taken to the next free one (see ``numbers``)."""
+    held = Document.objects.filter(organisation_id=org_id)
+    wanted = {document.number for document in documents}
+    taken = set(held.filter(number__in=wanted).values_list("number", flat=True))
+    for document in documents:
+        while document.number in taken or (
+            document.number not in wanted and held.filter(number=document.number).exists()
+        ):
+            document.number += 1
+        taken.add(document.number)
 
 
 def _plus(field: str, delta: int) -> Greatest:
@@ -97,12 +113,6 @@ def _plus(field: str, delta: int) -> Greatest:
 def _lock_totals(org_id: str) -> None:
     """Take the organisation's IndexStats row lock (a no-op on SQLite, which locks the database)."""
     list(IndexStats.objects.select_for_update().filter(organisation_id=org_id).values_list("pk"))
-
-
-def _take_from_totals(org_id: str, *, length: int) -> None:
-    """Take one memory of ``length`` terms out of the organisation's totals."""
-    rows = IndexStats.objects.filter(organisation_id=org_id)
-    rows.update(documents=_plus("documents", -1), total_length=_plus("total_length", -length))
 
 
 def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
@@ -118,33 +128,43 @@ def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
         )
 
 
-def _add_to_terms(org_id: str, postings: list[Posting]) -> None:
-    """Count new postings in their terms' stats: one upsert per batch of terms, in term order."""
-    changes: dict[str, list[int]] = {}
-    for posting in postings:
-        change = changes.setdefault(posting.term, [0, 0, MAX_SMALL])
-        change[0] += 1
-        change[1] = max(change[1], posting.tf)
-        change[2] = min(change[2], posting.length)
-    table = TermStats._meta.db_table
-    # GREATEST and LEAST are spelled MAX and MIN (with two arguments) in SQLite.
-    greatest, least = ("GREATEST", "LEAST") if connection.vendor == "postgresql" else ("MAX", "MIN")
-    ordered = sorted(changes.items())
+def _add_to_blocks(org_id: str, documents: list[Document]) -> None:
+    """Append the documents' numbers to their blocks: one upsert per batch of blocks."""
+    added: dict[BlockKey, list[int]] = defaultdict(list)
+    for document in documents:
+        for term, tf in document.terms.items():
+            added[(term, document.length, tf, chunk_of(document.number))].append(document.number)
+    table = PostingBlock._meta.db_table
+    joined = f"{table}.numbers || excluded.numbers"
+    if connection.vendor != "postgresql":
+        joined = f"CAST({joined} AS BLOB)"  # SQLite's || makes text of its operands
+    ordered = sorted(added.items())
     with connection.cursor() as cursor:
-        for start in range(0, len(ordered), TERM_BATCH_SIZE):
-            batch = ordered[start : start + TERM_BATCH_SIZE]
+        for start in range(0, len(ordered), BLOCK_BATCH_SIZE):
+            batch = ordered[start : start + BLOCK_BATCH_SIZE]
             cursor.execute(
-                f"INSERT INTO {table} (organisation_id, term, documents, max_tf, min_length)"  # noqa: S608
-                f" VALUES {', '.join(['(%s, %s, %s, %s, %s)'] * len(batch))}"
-                f" ON CONFLICT (organisation_id, term) DO UPDATE SET"
-                f" documents = {table}.documents + excluded.documents,"
-                f" max_tf = {greatest}({table}.max_tf, excluded.max_tf),"
-                f" min_length = {least}({table}.min_length, excluded.min_length)",
-                [value for term, change in batch for value in (org_id, term, *change)],
+                f"INSERT INTO {table} (organisation_id, term, length, tf, chunk, numbers)"  # noqa: S608
+                f" VALUES {', '.join(['(%s, %s, %s, %s, %s, %s)'] * len(batch))}"
+                f" ON CONFLICT (organisation_id, term, length, tf, chunk)"
+                f" DO UPDATE SET numbers = {joined}",
+                [value for key, numbers in batch for value in (org_id, *key, pack(numbers))],
             )
 
 
-def _take_from_terms(org_id: str, terms_: list[str]) -> None:
-    """Take one memory out of its terms' counts; the bounds stay, still true."""
-    rows = TermStats.objects.filter(organisation_id=org_id, term__in=sorted(terms_))
-    rows.update(documents=_plus("documents", -1))
+def _take_from_blocks(document: Document) -> None:
+    """Remove the document's number from each block it was appended to."""
+    chunk = chunk_of(document.number)
+    blocks = PostingBlock.objects.filter(
+        organisation_id=document.organisation_id,
+        term__in=sorted(document.terms),
+        length=document.length,
+        chunk=chunk,
+    )
+    for block in blocks.order_by("term", "tf"):
+        if document.terms.get(block.term) != block.tf:
+            continue
+        numbers = [number for number in unpack(block.numbers) if number != document.number]
+        if numbers:
+            PostingBlock.objects.filter(pk=block.pk).update(numbers=pack(numbers))
+        else:
+            block.delete()

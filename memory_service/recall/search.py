@@ -1,19 +1,23 @@
-"""Ranked lookup: BM25 over content, subject and domain; ``scoring`` keeps it fast."""
+"""Ranked lookup: BM25 over content, subject and domain; ``scoring`` ranks, this reads."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q, Sum
+from django.db.models.functions import Length
 
 from memory_service import clock
 from memory_service.accounts.models import Organisation
 from memory_service.memories.models import Memory
 from memory_service.recall.index import document_terms
-from memory_service.recall.models import IndexStats, TermStats
-from memory_service.recall.scoring import SCALE, Bm25, Ranked, Term, rank
+from memory_service.recall.models import Document, IndexStats, PostingBlock
+from memory_service.recall.numbers import NUMBER_SIZE, unpack
+from memory_service.recall.scoring import SCALE, Block, Bm25, Ranked, rank
 from memory_service.recall.text import query_words
 
 # last_used_at is written at most this often per memory, so that recalls rarely write.
@@ -37,41 +41,70 @@ def recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     words = query_words(query)
     if not words:
         return []
-    rows = _held_terms(org.pk, sorted(words))
-    if not rows or not rows[0][4]:
+    documents, total_length, blocks = _read_index(org.pk, sorted(words))
+    if not blocks:
         return []
-    documents, total_length = rows[0][4:]
-    terms = [Term(*row[:4]) for row in rows]
-    model = Bm25.for_query(documents=documents, total_length=total_length, terms=terms)
-    return _hits(org, rank(org_id=org.pk, model=model, limit=limit), words)
+    df: dict[str, int] = defaultdict(int)
+    for block in blocks:
+        df[block.term] += len(block.numbers) // NUMBER_SIZE
+    model = Bm25.for_query(documents=documents, total_length=total_length, df=df)
+    return _hits(org, rank(model, blocks, limit), words)
 
 
-def _held_terms(org_id: str, words: list[str]) -> list[tuple]:
-    """Return each held query term's stats, with the organisation's totals, in one statement."""
-    terms, totals = TermStats._meta.db_table, IndexStats._meta.db_table
+def holders(org: Organisation, terms: Iterable[str], *, most: int) -> dict[str, list[str]]:
+    """Return, for each of ``terms`` that at most ``most`` memories hold, their ids."""
+    blocks = PostingBlock.objects.filter(organisation=org, term__in=sorted(set(terms)))
+    sizes = blocks.values("term").annotate(size=Sum(Length("numbers"))).order_by()
+    rare = sorted(row["term"] for row in sizes if row["size"] // NUMBER_SIZE <= most)
+    numbers: dict[str, list[int]] = defaultdict(list)
+    for term, data in blocks.filter(term__in=rare).values_list("term", "numbers"):
+        numbers[term] += unpack(data)
+    wanted = sorted({number for found in numbers.values() for number in found})
+    documents = Document.objects.filter(organisation=org, number__in=wanted)
+    ids = dict(documents.values_list("number", "memory_id"))
+    return {term: [ids[n] for n in found if n in ids] for term, found in numbers.items()}
+
+
+def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
+    """Return the organisation's totals and every block of ``terms``, in one statement (so they
+    agree with each other whatever is being filed meanwhile)."""
+    totals, blocks = IndexStats._meta.db_table, PostingBlock._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT t.term, t.documents, t.max_tf, t.min_length, s.documents, s.total_length"  # noqa: S608
-            f" FROM {terms} t JOIN {totals} s ON s.organisation_id = t.organisation_id"
-            f" WHERE t.organisation_id = %s AND t.documents > 0"
-            f" AND t.term IN ({', '.join(['%s'] * len(words))})",
-            [org_id, *words],
+            f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608
+            f" FROM {totals} s LEFT JOIN {blocks} b ON b.organisation_id = s.organisation_id"
+            f" AND b.term IN ({', '.join(['%s'] * len(terms))})"
+            f" WHERE s.organisation_id = %s",
+            [*terms, org_id],
         )
-        return cursor.fetchall()
+        rows = cursor.fetchall()
+    if not rows:
+        return 0, 0, []
+    blocks = [
+        Block(term, length, tf, bytes(numbers))
+        for _, _, term, length, tf, numbers in rows
+        if term is not None  # the organisation's totals, joined to no block
+    ]
+    return rows[0][0], rows[0][1], blocks
 
 
 def _hits(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Hit]:
     """Return the ranked memories, naming the query's words each holds; note their use."""
-    ids = [memory_id for memory_id, _ in ranked]
-    held = Memory.objects.for_org(org).filter(id__in=ids).order_by()
+    numbers = [number for number, _ in ranked]
+    # The document's organisation too, so that the database finds them by its (organisation,
+    # number) index.
+    mine = Memory.objects.for_org(org).filter(document__organisation=org)
+    held = mine.filter(document__number__in=numbers).order_by()
     fields = ("id", "content", "subject", "domain", "kind", "tier", "last_used_at")
-    memories = held.only(*fields).in_bulk()
+    held = held.only(*fields).annotate(number=F("document__number"))
+    memories = {memory.number: memory for memory in held}
     hits = []
-    for memory_id, score in ranked:
-        memory = memories.get(memory_id)
+    for number, score in ranked:
+        memory = memories.get(number)
         if memory is None:  # deleted since it was ranked
             continue
-        # The memory's own terms are its postings' terms: no query needed to name the matches.
+        # The memory's own terms are the terms it was indexed under: no query needed to name
+        # the matches.
         its_terms = set(document_terms(memory))
         names = [word for term, word in words.items() if term in its_terms]
         hits.append(

@@ -104,14 +104,17 @@ def _verify(org, queries: list[str]) -> None:
     """Check that the pruned ranking equals scoring every posting, query by query."""
     from unittest import mock
 
-    from memory_service.recall import scoring
-    from memory_service.recall.search import recall
+    from memory_service.recall import scoring, search
+
+    def unpruned(model, blocks, limit):
+        # With a limit above the memory count there is never a floor: every posting is scored.
+        return scoring.rank(model, blocks, sys.maxsize)[:limit]
 
     differ = []
     for query in queries:
-        pruned = recall(org=org, query=query, limit=8)
-        with mock.patch.object(scoring, "FULL_SCAN_POSTINGS", sys.maxsize):
-            full = recall(org=org, query=query, limit=8)
+        pruned = search.recall(org=org, query=query, limit=8)
+        with mock.patch.object(search, "rank", unpruned):
+            full = search.recall(org=org, query=query, limit=8)
         if pruned != full:
             differ.append(query)
     print(f"pruned == full scan on {len(queries) - len(differ)}/{len(queries)} queries {differ}")
@@ -176,7 +179,10 @@ def _run(args: argparse.Namespace) -> None:
             cursor.execute("VACUUM ANALYZE")
     key = ApiKeyFactory(organisation=org, scopes=list(ALL_SCOPES))
     with connection.cursor() as cursor:
-        cursor.execute("SELECT term, documents FROM recall_termstats ORDER BY 2 DESC LIMIT 6")
+        cursor.execute(
+            "SELECT term, SUM(LENGTH(numbers)) / 8 FROM recall_postingblock"
+            " GROUP BY term ORDER BY 2 DESC LIMIT 6"
+        )
         print("commonest terms:", ", ".join(f"{term} {n}" for term, n in cursor.fetchall()))
     queries = _queries(args.queries)
     if args.verify:

@@ -7,7 +7,7 @@ from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 
 from memory_service.memories.models import Memory, Turn
-from memory_service.recall.models import IndexStats, Posting
+from memory_service.recall.models import Document, IndexStats, PostingBlock
 from tests.memory.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_adding_a_memory_indexes_it_for_recall(staff_client, org, api):
     )  # fmt: skip
     assert response.status_code == 302
     memory = Memory.objects.for_org(org).get()
-    assert memory.fingerprint and Posting.objects.filter(memory=memory).exists()
+    assert memory.fingerprint and Document.objects.filter(memory=memory).exists()
     assert api.post("/api/v1/recall", {"query": "lisbon"}).json()["results"][0]["id"] == memory.id
 
 
@@ -85,7 +85,8 @@ def test_deleting_from_the_admin_takes_the_memory_out_of_the_index(staff_client,
         {"action": "delete_selected", "_selected_action": [m.pk for m in memories], "post": "yes"},
     )
     assert response.status_code == 302
-    assert not Memory.objects.exists() and not Posting.objects.exists()
+    assert not Memory.objects.exists() and not Document.objects.exists()
+    assert not PostingBlock.objects.exists()
     assert IndexStats.objects.get(organisation=org).documents == 0
 
 

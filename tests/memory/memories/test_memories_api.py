@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory_service.memories.models import Memory
-from memory_service.recall.models import Posting
+from memory_service.recall.models import Document, PostingBlock
 from tests.memory.factories import ApiKeyFactory, MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -181,7 +181,8 @@ def test_delete_forgets_the_memory_and_its_index_entries(api, org):
     answer = api.delete(f"{URL}/{memory.id}")
     assert answer.status_code == 200 and answer.json()["id"] == memory.id
     assert not Memory.objects.filter(pk=memory.id).exists()
-    assert not Posting.objects.filter(memory_id=memory.id).exists()
+    assert not Document.objects.filter(memory_id=memory.id).exists()
+    assert not PostingBlock.objects.filter(organisation=org).exists()
     assert api.get(f"{URL}/{memory.id}").status_code == 404
     assert api.post("/api/v1/recall", {"query": "beagle"}).json()["empty"] is True
 

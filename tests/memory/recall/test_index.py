@@ -1,22 +1,47 @@
 from __future__ import annotations
 
+import random
+import string
+
+import factory
 import pytest
 
+from memory_service.ids import new_memory_id
 from memory_service.recall.index import (
     index_memories,
     index_memory,
     reindex_memory,
     unindex_memory,
 )
-from memory_service.recall.models import IndexStats, Posting, TermStats
+from memory_service.recall.models import Document, IndexStats, PostingBlock
+from memory_service.recall.numbers import chunk_of, number_of, unpack
+from memory_service.recall.search import recall
 from tests.memory.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def postings(memory) -> dict[str, tuple[int, int]]:
-    rows = Posting.objects.filter(memory=memory).values_list("term", "tf", "length")
-    return {term: (tf, length) for term, tf, length in rows}
+    """Return {term: (tf, length)} for every block that holds the memory's number."""
+    document = Document.objects.filter(memory=memory).first()
+    if document is None:
+        return {}
+    found = {}
+    for block in PostingBlock.objects.filter(organisation_id=memory.organisation_id):
+        if document.number in unpack(block.numbers):
+            assert block.term not in found, "a memory holds a term with one tf"
+            assert block.chunk == chunk_of(document.number)
+            found[block.term] = (block.tf, block.length)
+    assert found == {term: (tf, document.length) for term, tf in document.terms.items()}
+    return found
+
+
+def held_by(org) -> dict[str, int]:
+    """Return how many memories hold each term, as the blocks say."""
+    counts: dict[str, int] = {}
+    for block in PostingBlock.objects.filter(organisation=org):
+        counts[block.term] = counts.get(block.term, 0) + len(unpack(block.numbers))
+    return counts
 
 
 def totals(org) -> tuple[int, int]:
@@ -24,7 +49,7 @@ def totals(org) -> tuple[int, int]:
     return stats.documents, stats.total_length
 
 
-def test_indexing_writes_one_posting_per_distinct_term_of_content_subject_and_domain(org):
+def test_indexing_files_the_memory_under_each_distinct_term_of_content_subject_and_domain(org):
     memory = MemoryFactory(
         organisation=org,
         content="The team deploys on Thursdays and never deploys on Fridays.",
@@ -40,7 +65,7 @@ def test_indexing_writes_one_posting_per_distinct_term_of_content_subject_and_do
         "day": (1, 9),
         "code": (1, 9),
     }
-    assert all(p.organisation_id == org.pk for p in Posting.objects.filter(memory=memory))
+    assert Document.objects.get(memory=memory).organisation_id == org.pk
 
 
 def test_indexing_counts_each_memory_and_its_length_in_the_organisation_totals(org):
@@ -56,7 +81,7 @@ def test_totals_are_kept_per_organisation(org, other_org):
     assert totals(other_org) == (1, 3)
 
 
-def test_a_memory_of_stop_words_alone_gets_no_postings_and_is_not_counted(org):
+def test_a_memory_of_stop_words_alone_is_not_indexed_and_not_counted(org):
     MemoryFactory(organisation=org, content="Kotlin at work.")
     memory = MemoryFactory(organisation=org, content="It is what it is.")
     assert postings(memory) == {}
@@ -65,12 +90,14 @@ def test_a_memory_of_stop_words_alone_gets_no_postings_and_is_not_counted(org):
     assert totals(org) == (1, 2)
 
 
-def test_unindexing_removes_the_postings_and_takes_the_memory_out_of_the_totals(org):
+def test_unindexing_removes_the_number_from_its_blocks_and_the_memory_from_the_totals(org):
     MemoryFactory(organisation=org, content="Kotlin at work.")
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
     unindex_memory(memory)
     assert postings(memory) == {}
     assert totals(org) == (1, 2)
+    # Blocks left empty are deleted.
+    assert held_by(org) == {"kotlin": 1, "work": 1}
 
 
 def test_unindexing_twice_takes_the_memory_out_once(org):
@@ -81,7 +108,7 @@ def test_unindexing_twice_takes_the_memory_out_once(org):
     assert totals(org) == (1, 2)
 
 
-def test_reindexing_replaces_the_postings_and_the_length(org):
+def test_reindexing_files_the_memory_anew(org):
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
     memory.content = "Emacs."
     memory.save(update_fields=["content"])
@@ -102,49 +129,72 @@ def test_a_long_term_is_stored_cut_to_the_column_width(org):
     assert set(postings(memory)) == {"token", "a" * 64}
 
 
-def term_stats(org) -> dict[str, tuple[int, int, int]]:
-    rows = TermStats.objects.filter(organisation=org)
-    return {t: (n, tf, length) for t, n, tf, length in rows.values_list(*TERM_FIELDS)}
-
-
-TERM_FIELDS = ("term", "documents", "max_tf", "min_length")
-
-
-def test_term_stats_count_memories_and_bound_tf_and_length(org):
+def test_the_blocks_count_the_memories_holding_each_term(org):
     MemoryFactory(organisation=org, content="Deploy Kotlin.")
     MemoryFactory(organisation=org, content="Deploy, deploy, deploy the build.")
-    assert term_stats(org) == {
-        "deploy": (2, 3, 2),
-        "kotlin": (1, 1, 2),
-        "build": (1, 1, 4),
-    }
+    assert held_by(org) == {"deploy": 2, "kotlin": 1, "build": 1}
 
 
-def test_unindexing_takes_the_memory_out_of_its_terms_counts_and_keeps_the_bounds(org):
-    MemoryFactory(organisation=org, content="Deploy Kotlin.")
-    memory = MemoryFactory(organisation=org, content="Deploy, deploy, deploy the build.")
-    unindex_memory(memory)
-    assert term_stats(org) == {
-        "deploy": (1, 3, 2),
-        "kotlin": (1, 1, 2),
-        "build": (0, 1, 4),
-    }
+def test_unindexing_a_memory_leaves_the_others_in_their_blocks(org):
+    kept = MemoryFactory(organisation=org, content="Deploy Kotlin.")
+    # The same length and tf as the kept memory: both numbers share blocks.
+    gone = MemoryFactory(organisation=org, content="Deploy Gradle.")
+    unindex_memory(gone)
+    assert held_by(org) == {"deploy": 1, "kotlin": 1}
+    assert postings(kept) == {"deploy": (1, 2), "kotlin": (1, 2)}
 
 
-def test_term_stats_are_kept_per_organisation(org, other_org):
+def test_the_blocks_are_kept_per_organisation(org, other_org):
     MemoryFactory(organisation=org, content="Deploy Kotlin.")
     MemoryFactory(organisation=other_org, content="Deploy.")
-    assert term_stats(org)["deploy"] == (1, 1, 2)
-    assert term_stats(other_org) == {"deploy": (1, 1, 1)}
+    assert held_by(org) == {"deploy": 1, "kotlin": 1}
+    assert held_by(other_org) == {"deploy": 1}
 
 
 def test_bulk_indexing_counts_like_one_by_one(org):
     contents = ["Deploy Kotlin.", "Deploy, deploy, deploy the build.", "Kotlin builds."]
     memories = [MemoryFactory(organisation=org, content=text, indexed=False) for text in contents]
     index_memories(memories)
-    bulk = (term_stats(org), totals(org), postings(memories[1]))
+    bulk = (held_by(org), totals(org), [postings(memory) for memory in memories])
     for memory in memories:
         unindex_memory(memory)
+    assert held_by(org) == {} and totals(org) == (0, 0)
     for memory in memories:
         index_memory(memory)
-    assert (term_stats(org), totals(org), postings(memories[1])) == bulk
+    assert (held_by(org), totals(org), [postings(memory) for memory in memories]) == bulk
+
+
+def test_numbers_order_like_the_ids():
+    rng = random.Random(5)
+    alphabet = string.digits + string.ascii_letters
+    generated = [new_memory_id() for _ in range(500)]
+    odd = ["mem_", "mem_-", "mem_~~", "other", "mem_a_b"] + [
+        "mem_" + "".join(rng.choices(alphabet + "_-~", k=rng.randint(0, 24))) for _ in range(500)
+    ]
+    for ids in (generated, generated + odd):
+        ordered = sorted(ids)
+        numbers = [number_of(memory_id) for memory_id in ordered]
+        assert numbers == sorted(numbers)
+        assert all(0 <= number < 2**63 for number in numbers)
+    assert len({number_of(memory_id) for memory_id in generated}) == len(generated)
+
+
+def test_memories_whose_ids_share_a_number_are_each_given_their_own(org, other_org):
+    shared = "mem_" + "K" * 10
+    first = MemoryFactory(organisation=org, id=shared + "b" * 10, content="Kotlin at work.")
+    again = MemoryFactory(organisation=org, id=shared + "a" * 10, content="Kotlin at home.")
+    both = MemoryFactory.build_batch(
+        2, organisation=org, content=factory.Iterator(["Kotlin builds.", "Kotlin tests."])
+    )
+    for memory, tail in zip(both, ["c", "d"], strict=True):
+        memory.id = shared + tail * 10
+        memory.save()
+    index_memories(both)  # in one batch
+    elsewhere = MemoryFactory(organisation=other_org, id=shared + "e" * 10, content="Kotlin.")
+    mine = [first, again, *both]
+    numbers = [Document.objects.get(memory=memory).number for memory in mine]
+    assert numbers[0] == number_of(first.id) and len(set(numbers)) == 4
+    assert Document.objects.get(memory=elsewhere).number == number_of(first.id)
+    assert all(postings(memory)["kotlin"] == (1, 2) for memory in mine)
+    hits = recall(org=org, query="kotlin", limit=8)
+    assert sorted(hit.id for hit in hits) == sorted(memory.id for memory in mine)

@@ -1,19 +1,19 @@
-"""Recall ranks by BM25 exactly: the pruned plans answer what scoring every posting answers,
-and that is what the textbook formula computes from the memories' own words."""
+"""Recall ranks by BM25 exactly: pruning answers what scoring every posting answers, and that is
+what the formula computes from the memories' own words, ties broken by id."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
-from django.db import connection
 
 from memory_service.memories.models import Memory
-from memory_service.recall import scoring
+from memory_service.recall import scoring, search
 from memory_service.recall.index import document_terms
-from memory_service.recall.models import IndexStats, Posting, TermStats
+from memory_service.recall.numbers import pack
 from memory_service.recall.search import recall
 from memory_service.recall.text import query_words
 from tests.memory.factories import MemoryFactory
@@ -52,83 +52,110 @@ def ranked(org, query: str, limit: int) -> list[tuple[str, float]]:
     return [(hit.id, hit.score) for hit in recall(org=org, query=query, limit=limit)]
 
 
-def full_scan(org, query: str, limit: int, monkeypatch) -> list[tuple[str, float]]:
-    with monkeypatch.context() as patch:
-        patch.setattr(scoring, "FULL_SCAN_POSTINGS", 10**9)
-        return ranked(org, query, limit)
+def unpruned(model, blocks, limit):
+    # With a limit above the memory count there is never a floor: every posting is scored.
+    return scoring.rank(model, blocks, 10**9)[:limit]
 
 
 @pytest.mark.parametrize("query", QUERIES)
 @pytest.mark.parametrize("limit", [1, 3, 8, 50])
-@pytest.mark.parametrize("lookup_cost", [0, 10**9], ids=["split", "summed"])
-def test_pruned_plans_answer_what_a_full_scan_answers(
-    org, corpus, query, limit, lookup_cost, monkeypatch
+def test_pruned_ranking_answers_what_scoring_every_posting_answers(
+    org, corpus, query, limit, monkeypatch
 ):
-    full = full_scan(org, query, limit, monkeypatch)
-    assert full
-    # Small heads and no full scan, so that the floor, the bounds and the lookups all take part.
-    monkeypatch.setattr(scoring, "FULL_SCAN_POSTINGS", 0)
-    monkeypatch.setattr(scoring, "HEAD", 1)
-    monkeypatch.setattr(scoring, "LOOKUP_COST", lookup_cost)
-    assert ranked(org, query, limit) == full
+    pruned = ranked(org, query, limit)
+    with monkeypatch.context() as patch:
+        patch.setattr(search, "rank", unpruned)
+        full = ranked(org, query, limit)
+    assert full and pruned == full
     mine = set(Memory.objects.filter(organisation=org).values_list("id", flat=True))
     assert {memory_id for memory_id, _ in full} <= mine
 
 
-def test_scores_and_order_are_bm25_computed_from_the_memories_words(org, corpus):
+@pytest.mark.parametrize("query", QUERIES)
+def test_scores_and_order_are_bm25_computed_from_the_memories_words(org, corpus, query):
+    """The whole answer, ties broken by id, from nothing but the memories' text."""
     memories = {m.id: Counter(document_terms(m)) for m in Memory.objects.filter(organisation=org)}
-    average = sum(sum(c.values()) for c in memories.values()) / len(memories)
-    for query in QUERIES:
-        terms = set(query_words(query))
-
-        def bm25(counts: Counter, terms: set[str] = terms) -> float:
-            total, length = 0.0, sum(counts.values())
-            for term in terms & set(counts):
-                df = sum(1 for c in memories.values() if term in c)
-                idf = math.log(1 + (len(memories) - df + 0.5) / (df + 0.5))
-                tf = counts[term]
-                total += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
-            return total
-
-        hits = ranked(org, query, 8)
-        for memory_id, score in hits:
-            assert score == pytest.approx(bm25(memories[memory_id]), abs=1e-5 * len(terms))
-        last = hits[-1][1]
-        outside = set(memories) - {memory_id for memory_id, _ in hits}
-        assert all(bm25(memories[m]) <= last + 1e-5 * len(terms) for m in outside)
-
-
-def test_the_bounded_plan_reads_fewer_postings_than_the_term_holds(org, corpus):
-    model = _model(org, "user")
-    floor = scoring._floor(org.pk, model, 3)
-    plan = scoring._plan(model, floor)
-    (term, _, longest), *_ = plan.arms
-    assert term == "user" and longest is not None
-    read = Posting.objects.filter(organisation=org, term="user", length__lte=longest).count()
-    assert 0 < read < Posting.objects.filter(organisation=org, term="user").count()
-
-
-def test_python_computes_each_share_exactly_as_the_database(org, corpus):
-    terms = list(TermStats.objects.filter(organisation=org).values_list("term", flat=True))
-    model = _model(org, " ".join(terms))
-    for term in terms:
-        share, params = model.share_sql([term])
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT tf, length, {share} FROM recall_posting"  # noqa: S608
-                " WHERE organisation_id = %s AND term = %s",
-                [*params, org.pk, term],
-            )
-            for tf, length, value in cursor.fetchall():
-                assert model.share_of(term, tf, length) == value
-
-
-def _model(org, query: str) -> scoring.Bm25:
-    held = TermStats.objects.filter(organisation=org, term__in=list(query_words(query)))
-    terms = [
-        scoring.Term(*row) for row in held.values_list("term", "documents", "max_tf", "min_length")
-    ]
-    stats = IndexStats.objects.get(organisation=org)
-    return scoring.Bm25.for_query(
-        documents=stats.documents, total_length=stats.total_length, terms=terms
+    total = sum(sum(counts.values()) for counts in memories.values())
+    terms = set(query_words(query))
+    df = {term: sum(1 for c in memories.values() if term in c) for term in terms}
+    model = scoring.Bm25.for_query(
+        documents=len(memories), total_length=total, df={t: n for t, n in df.items() if n}
     )
+
+    def score(counts: Counter) -> int:
+        length = sum(counts.values())
+        return sum(model.share_of(term, counts[term], length) for term in terms & set(counts))
+
+    def textbook(counts: Counter) -> float:
+        average, length = total / len(memories), sum(counts.values())
+        found = 0.0
+        for term in terms & set(counts):
+            idf = math.log(1 + (len(memories) - df[term] + 0.5) / (df[term] + 0.5))
+            tf = counts[term]
+            found += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
+        return found
+
+    expected = sorted(
+        ((memory_id, score(counts)) for memory_id, counts in memories.items() if score(counts)),
+        key=lambda item: (-item[1], item[0]),
+    )
+    hits = ranked(org, query, 50)
+    assert hits == [(memory_id, s / scoring.SCALE) for memory_id, s in expected[:50]]
+    for memory_id, s in hits:
+        assert s == pytest.approx(textbook(memories[memory_id]), abs=1e-5 * len(terms))
+
+
+def test_ties_break_by_id(org, corpus):
+    hits = ranked(org, "user", 50)
+    tied = [hits[0]] + [b for a, b in itertools.pairwise(hits) if a[1] == b[1]]
+    assert len(tied) > 3
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(hits) if a[1] == b[1])
+
+
+def test_recall_reads_past_the_shortest_memories_only_as_far_as_they_can_rank(org, corpus):
+    """Long memories that hold a common term alone cannot rank: recall stops before them."""
+    for n in range(40):
+        MemoryFactory(
+            organisation=org, content="user " + " ".join(f"filler{n}x{i}" for i in range(30))
+        )
+    lengths = []
+    original = scoring._score_length
+
+    def spy(model, held, length, floor):
+        lengths.append(length)
+        return original(model, held, length, floor)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scoring, "_score_length", spy)
+        ranked(org, "user", 3)
+    assert lengths and max(lengths) < 31
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ranking_made_up_blocks_equals_sorting_every_memory(seed):
+    """Few weights and lengths, and at times no length normalisation at all, so that scores tie
+    within and across lengths, the floor meets the bound, and the weak terms are looked up."""
+    rng = random.Random(seed)
+    query = rng.choice(["a", "ab", "abc", "abcd"])
+    model = scoring.Bm25(
+        weights={term: rng.choice([1e6, 2e6, 3e6]) for term in query},
+        c1=0.3,
+        c2=rng.choice([0.0, 0.1]),
+    )
+    held: dict[int, tuple[int, dict[str, int]]] = {}
+    for number in rng.sample(range(10_000), 80):
+        terms = rng.sample(query, rng.randint(1, len(query)))
+        held[number] = (rng.randint(1, 6), {term: rng.choice([1, 1, 1, 2]) for term in terms})
+    grouped: dict[tuple[str, int, int], list[int]] = defaultdict(list)
+    for number, (length, terms) in held.items():
+        for term, tf in terms.items():
+            grouped[(term, length, tf)].append(number)
+    blocks = [scoring.Block(*key, pack(numbers)) for key, numbers in grouped.items()]
+    rng.shuffle(blocks)
+    scores = {
+        number: sum(model.share_of(term, tf, length) for term, tf in terms.items())
+        for number, (length, terms) in held.items()
+    }
+    expected = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    for limit in (1, 2, 5, 20, 100):
+        assert scoring.rank(model, blocks, limit) == expected[:limit]
