@@ -6,11 +6,11 @@ import base64
 import binascii
 from datetime import datetime
 
-from django.db.models import Count, Q
+from django.db.models import Q
 
 from memory_service import errors
 from memory_service.accounts.models import Organisation
-from memory_service.memories.models import TIERS, Memory
+from memory_service.memories.models import TIERS, Memory, TierTally
 
 
 def encode_cursor(memory: Memory) -> str:
@@ -60,8 +60,7 @@ def memories_page(
 
 def tier_counts(org: Organisation) -> dict[str, int]:
     """Return how many memories ``org`` holds in each tier, and in all."""
-    rows = Memory.objects.for_org(org).order_by().values("tier").annotate(n=Count("pk"))
     counts = dict.fromkeys(TIERS, 0)
-    counts.update({row["tier"]: row["n"] for row in rows})
+    counts.update(TierTally.objects.filter(organisation=org).values_list("tier", "count"))
     counts["total"] = sum(counts.values())
     return counts

@@ -71,6 +71,26 @@ class Memory(models.Model):
         return self.content[:80]
 
 
+class TierTally(models.Model):
+    """How many of an organisation's memories are in ``tier``.
+
+    Database triggers keep it (migration 0002), so every write keeps it exact, bulk updates from
+    the admin's actions included, and listing reads a few rows instead of counting them all.
+    """
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, db_index=False)
+    tier = models.CharField(max_length=16)
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["organisation", "tier"], name="tiertally_org_tier"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.organisation_id} {self.tier}: {self.count}"
+
+
 class TurnQuerySet(models.QuerySet):
     def for_org(self, org: Organisation) -> TurnQuerySet:
         return self.filter(organisation=org)

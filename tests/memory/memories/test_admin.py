@@ -44,7 +44,7 @@ def test_the_list_filters_by_tier_kind_and_domain_and_searches(staff_client, org
 
 @pytest.mark.parametrize(("action", "tier"), [("promote", "core"), ("archive", "archive")])
 def test_the_promote_and_archive_actions_move_the_selected_memories(
-    staff_client, org, action, tier
+    staff_client, org, api, action, tier
 ):
     chosen, other = MemoryFactory(organisation=org), MemoryFactory(organisation=org)
     response = staff_client.post(
@@ -53,6 +53,9 @@ def test_the_promote_and_archive_actions_move_the_selected_memories(
     assert response.status_code == 200
     chosen.refresh_from_db(), other.refresh_from_db()
     assert (chosen.tier, other.tier) == (tier, "working")
+    # The list's tier counts follow a bulk move too.
+    counts = api.get("/api/v1/memories").json()["counts"]
+    assert counts == {"core": 0, "archive": 0, "working": 1, tier: 1, "total": 2}
 
 
 def test_adding_a_memory_indexes_it_for_recall(staff_client, org, api):

@@ -89,6 +89,21 @@ def test_a_bad_store_is_invalid_request_naming_the_field(api, body, path):
     assert path in [issue["path"] for issue in answer.json()["issues"]]
 
 
+def test_the_tier_counts_follow_every_store_move_and_deletion(api, org, other_org):
+    def counts() -> dict[str, int]:
+        return api.get(URL).json()["counts"]
+
+    memories = [MemoryFactory(organisation=org) for _ in range(3)]
+    MemoryFactory(organisation=other_org, tier="core")
+    assert counts() == {"core": 0, "working": 3, "archive": 0, "total": 3}
+    assert api.patch(f"{URL}/{memories[0].id}", {"tier": "core"}).status_code == 200
+    assert api.patch(f"{URL}/{memories[1].id}", {"tier": "archive"}).status_code == 200
+    assert counts() == {"core": 1, "working": 1, "archive": 1, "total": 3}
+    assert api.delete(f"{URL}/{memories[0].id}").status_code == 200
+    assert api.post(URL, {"content": "Biscuit is a beagle."}).status_code == 200
+    assert counts() == {"core": 0, "working": 2, "archive": 1, "total": 3}
+
+
 def test_the_list_is_newest_first_with_tier_counts_of_everything_held(api, org):
     core = MemoryFactory(organisation=org, tier="core")
     working = MemoryFactory(organisation=org)
