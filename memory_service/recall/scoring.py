@@ -28,7 +28,8 @@ B = 0.75
 SCALE = 1_000_000
 
 Ranked = list[tuple[int, int]]  # (memory number, score in millionths), best first
-Scored = list[tuple[int, int]]  # (score in millionths, memory number)
+# (minus the score, memory number): in answer order as they are, so sorting needs no key.
+Found = list[tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -76,21 +77,15 @@ def rank(model: Bm25, blocks: list[Block], limit: int) -> Ranked:
     for block in blocks:
         by_length[block.length][block.term].append((block.tf, block.numbers))
         top_tf[block.term] = max(top_tf.get(block.term, 0), block.tf)
-    best: Scored = []  # the best ``limit`` so far, in answer order
+    best: Found = []  # the best ``limit`` so far, in answer order
     floor = None  # the score of the last of them, once there are ``limit``
     for length in sorted(by_length):
         if floor is not None and _most(model, top_tf, length) < floor:
             break
-        found = _score_length(model, by_length[length], length, floor)
-        best = heapq.nsmallest(limit, best + found, key=_answer_order)
+        best = heapq.nsmallest(limit, best + _score_length(model, by_length[length], length, floor))
         if len(best) == limit:
-            floor = best[-1][0]
-    return [(number, score) for score, number in best]
-
-
-def _answer_order(item: tuple[int, int]) -> tuple[int, int]:
-    score, number = item
-    return -score, number
+            floor = -best[-1][0]
+    return [(number, -negated) for negated, number in best]
 
 
 def _most(model: Bm25, top_tf: dict[str, int], length: int) -> int:
@@ -100,7 +95,7 @@ def _most(model: Bm25, top_tf: dict[str, int], length: int) -> int:
 
 def _score_length(
     model: Bm25, held: dict[str, list[tuple[int, bytes]]], length: int, floor: int | None
-) -> Scored:
+) -> Found:
     """Return the full score of every memory of ``length`` terms that reaches ``floor``."""
     best = {
         term: model.share_of(term, max(tf for tf, _ in runs), length) for term, runs in held.items()
@@ -113,24 +108,40 @@ def _score_length(
                 break
             total += best[term]
             looked_up.append(term)
-    scores: dict[int, int] = {}
-    for term, runs in held.items():
-        if term not in looked_up:
-            for tf, numbers in runs:
-                share = model.share_of(term, tf, length)
-                for number in unpack(numbers):
-                    scores[number] = scores.get(number, 0) + share
-    if floor is None:
-        return [(score, number) for number, score in scores.items()]
+    # A memory holds a term with one tf: a block whose share, with the best of every other
+    # term, falls short of the floor holds no memory that can reach it.
+    everything = sum(best.values())
+    reach = -1 if floor is None else floor
+    summed = sorted(
+        (
+            (share, unpack(numbers))
+            for term, runs in held.items()
+            if term not in looked_up
+            for tf, numbers in runs
+            if (share := model.share_of(term, tf, length)) + everything - best[term] >= reach
+        ),
+        key=lambda block: -len(block[1]),
+    )
+    if not summed:  # every term here is too weak to matter
+        return []
+    # The largest block fills the dictionary in one C call; the others are added in a loop.
+    (share, numbers), *others = summed
+    scores = dict.fromkeys(numbers, share)
+    for share, numbers in others:
+        for number in numbers:
+            scores[number] = scores.get(number, 0) + share
+    if floor is None or not scores:
+        return [(-score, number) for number, score in scores.items()]
     rest = sum(best[term] for term in looked_up)
     for term in looked_up:
         # Only memories that the looked-up terms could still lift to the floor are looked up.
-        scores = {number: score for number, score in scores.items() if score + rest >= floor}
-        if not scores:
-            return []
+        if min(scores.values()) + rest < floor:
+            scores = {number: score for number, score in scores.items() if score + rest >= floor}
+            if not scores:
+                return []
         for tf, numbers in held[term]:
             share = model.share_of(term, tf, length)
-            for number in set(unpack(numbers)).intersection(scores):
+            for number in scores.keys() & unpack(numbers):
                 scores[number] += share
         rest -= best[term]
-    return [(score, number) for number, score in scores.items() if score >= floor]
+    return [(-score, number) for number, score in scores.items() if score >= floor]
