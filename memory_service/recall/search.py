@@ -69,15 +69,13 @@ def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
     """Return the organisation's totals and every block of ``terms``, in one statement (so they
     agree with each other whatever is being filed meanwhile)."""
     totals, blocks = IndexStats._meta.db_table, PostingBlock._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608
-            f" FROM {totals} s LEFT JOIN {blocks} b ON b.organisation_id = s.organisation_id"
-            f" AND b.term IN ({', '.join(['%s'] * len(terms))})"
-            f" WHERE s.organisation_id = %s",
-            [*terms, org_id],
-        )
-        rows = cursor.fetchall()
+    rows = _fetch_binary(
+        f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608
+        f" FROM {totals} s LEFT JOIN {blocks} b ON b.organisation_id = s.organisation_id"
+        f" AND b.term IN ({', '.join(['%s'] * len(terms))})"
+        f" WHERE s.organisation_id = %s",
+        [*terms, org_id],
+    )
     if not rows:
         return 0, 0, []
     blocks = [
@@ -86,6 +84,24 @@ def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
         if term is not None  # the organisation's totals, joined to no block
     ]
     return rows[0][0], rows[0][1], blocks
+
+
+def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
+    """Return the rows of ``sql``; from PostgreSQL in its binary format, in which a block's
+    bytes arrive as they are instead of as hexadecimal text twice their size (half the time of a
+    query of common terms)."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    import psycopg
+
+    connection.ensure_connection()
+    # Django's own cursors bind parameters client-side, which psycopg allows with text results
+    # only; this one is on the same connection, in the same transaction.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, binary=True)
+        return cursor.fetchall()
 
 
 def _hits(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Hit]:
