@@ -94,13 +94,18 @@ def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
-    import psycopg
+    from django.db.backends.postgresql.base import ServerBindingCursor
+    from psycopg.pq import Format
 
+    # Django's cursors bind parameters client-side, which psycopg allows with text results only.
+    # This one binds server-side, on the same connection and transaction, and goes through
+    # Django's wrapper like any other (errors, query logging, execute wrappers).
     connection.ensure_connection()
-    # Django's own cursors bind parameters client-side, which psycopg allows with text results
-    # only; this one is on the same connection, in the same transaction.
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, binary=True)
+    raw = ServerBindingCursor(connection.connection)
+    raw.format = Format.BINARY
+    make = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    with make(raw) as cursor:
+        cursor.execute(sql, params)
         return cursor.fetchall()
 
 
