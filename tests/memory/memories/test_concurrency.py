@@ -9,7 +9,8 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from memory_service.memories.models import Memory
-from memory_service.recall.models import IndexStats
+from memory_service.recall.models import IndexStats, PostingBlock
+from memory_service.recall.numbers import unpack
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,3 +105,22 @@ def test_racing_direct_stores_of_one_batch_in_different_orders_all_succeed(org, 
         assert len(body["memories"]) == len(contents)
     seen = Memory.objects.for_org(org).values_list("times_seen", flat=True)
     assert sorted(seen) == [len(batches)] * len(contents)
+
+
+def test_racing_turns_with_distinct_facts_each_land_in_every_block_and_count(org, manager_key, api):
+    """Appends to the same blocks, tally rows and totals from many processes lose nothing."""
+    messages = [f"Project {n} ships on Tuesdays with Kotlin." for n in range(TURNS)]
+    outcomes = learn_at_once(manager_key.secret, messages)
+    assert [status for status, _ in outcomes] == [200] * TURNS
+    assert sum(body["counts"]["stored"] for _, body in outcomes) == TURNS
+    held = set(Memory.objects.for_org(org).values_list("id", flat=True))
+    assert len(held) == TURNS
+    for query in ("kotlin", "project tuesday"):
+        hits = api.post("/api/v1/recall", {"query": query, "limit": 50}).json()["results"]
+        assert {hit["id"] for hit in hits} == held
+    held_by: dict[str, int] = {}
+    for block in PostingBlock.objects.filter(organisation=org):
+        held_by[block.term] = held_by.get(block.term, 0) + len(unpack(block.numbers))
+    assert held_by["kotlin"] == held_by["tuesday"] == TURNS
+    assert IndexStats.objects.get(organisation=org).documents == TURNS
+    assert api.get("/api/v1/memories").json()["counts"]["working"] == TURNS
