@@ -79,16 +79,36 @@ def reindex_memory(memory: Memory) -> None:
         index_memory(memory)
 
 
-def _document(memory: Memory) -> Document | None:
+def filed_terms(memory: Memory) -> tuple[int, dict[str, int]]:
+    """Return the length ``memory`` is filed with and its {term: tf} (length 0: no terms).
+
+    Plain arithmetic on the memory's text, so migration ``recall.0002`` files its historical
+    memories with it too.
+    """
     counts = Counter(document_terms(memory))
-    if not counts:
+    tfs = {term: min(tf, MAX_SMALL) for term, tf in sorted(counts.items())}
+    return min(sum(counts.values()), MAX_SMALL), tfs
+
+
+def block_numbers(documents: Iterable[Document]) -> dict[BlockKey, list[int]]:
+    """Return the numbers each block gains from ``documents`` (anything with their fields)."""
+    added: dict[BlockKey, list[int]] = defaultdict(list)
+    for document in documents:
+        for term, tf in document.terms.items():
+            added[(term, document.length, tf, chunk_of(document.number))].append(document.number)
+    return added
+
+
+def _document(memory: Memory) -> Document | None:
+    length, tfs = filed_terms(memory)
+    if not length:
         return None
     return Document(
         memory=memory,
         organisation_id=memory.organisation_id,
         number=number_of(memory.id),
-        length=min(sum(counts.values()), MAX_SMALL),
-        terms={term: min(tf, MAX_SMALL) for term, tf in sorted(counts.items())},
+        length=length,
+        terms=tfs,
     )
 
 
@@ -130,10 +150,7 @@ def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
 
 def _add_to_blocks(org_id: str, documents: list[Document]) -> None:
     """Append the documents' numbers to their blocks: one upsert per batch of blocks."""
-    added: dict[BlockKey, list[int]] = defaultdict(list)
-    for document in documents:
-        for term, tf in document.terms.items():
-            added[(term, document.length, tf, chunk_of(document.number))].append(document.number)
+    added = block_numbers(documents)
     table = PostingBlock._meta.db_table
     joined = f"{table}.numbers || excluded.numbers"
     if connection.vendor != "postgresql":

@@ -14,7 +14,6 @@ from django.db.models.functions import Length
 from memory_service import clock
 from memory_service.accounts.models import Organisation
 from memory_service.memories.models import Memory
-from memory_service.recall.index import document_terms
 from memory_service.recall.models import Document, IndexStats, PostingBlock
 from memory_service.recall.numbers import NUMBER_SIZE, unpack
 from memory_service.recall.scoring import SCALE, Block, Bm25, Ranked, rank
@@ -116,18 +115,18 @@ def _hits(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Hit]
     # number) index.
     mine = Memory.objects.for_org(org).filter(document__organisation=org)
     held = mine.filter(document__number__in=numbers).order_by()
-    fields = ("id", "content", "subject", "domain", "kind", "tier", "last_used_at")
-    held = held.only(*fields).annotate(number=F("document__number"))
+    fields = ("id", "content", "kind", "tier", "last_used_at")
+    # The terms it was indexed under name the matches, without analysing its text again.
+    held = held.only(*fields).annotate(
+        number=F("document__number"), indexed_terms=F("document__terms")
+    )
     memories = {memory.number: memory for memory in held}
     hits = []
     for number, score in ranked:
         memory = memories.get(number)
         if memory is None:  # deleted since it was ranked
             continue
-        # The memory's own terms are the terms it was indexed under: no query needed to name
-        # the matches.
-        its_terms = set(document_terms(memory))
-        names = [word for term, word in words.items() if term in its_terms]
+        names = [word for term, word in words.items() if term in memory.indexed_terms]
         hits.append(
             Hit(
                 id=memory.id,

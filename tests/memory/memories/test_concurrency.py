@@ -17,25 +17,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TURNS = 20
 
 
-def _learn(secret: str, message: str, start, results) -> None:
+def _post(secret: str, path: str, body: dict, start, results) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     start.wait(timeout=60)
-    answer = client.post(
-        "/api/v1/turns", {"userMessage": message, "assistantResponse": "Noted."}, format="json"
-    )
+    answer = client.post(path, body, format="json")
     results.put((answer.status_code, answer.json()))
     connections.close_all()
 
 
-def learn_at_once(secret: str, messages: list[str]) -> list[tuple[int, dict]]:
-    """Post each message as a turn from its own process, all released together."""
+def post_at_once(secret: str, path: str, bodies: list[dict]) -> list[tuple[int, dict]]:
+    """Post each body from its own process, all released together."""
     connections.close_all()
     context = multiprocessing.get_context("fork")
-    start, results = context.Barrier(len(messages)), context.Queue()
+    start, results = context.Barrier(len(bodies)), context.Queue()
     workers = [
-        context.Process(target=_learn, args=(secret, message, start, results))
-        for message in messages
+        context.Process(target=_post, args=(secret, path, body, start, results)) for body in bodies
     ]
     for worker in workers:
         worker.start()
@@ -43,6 +40,12 @@ def learn_at_once(secret: str, messages: list[str]) -> list[tuple[int, dict]]:
     for worker in workers:
         worker.join(timeout=60)
     return outcomes
+
+
+def learn_at_once(secret: str, messages: list[str]) -> list[tuple[int, dict]]:
+    """Post each message as a turn from its own process, all released together."""
+    turns = [{"userMessage": message, "assistantResponse": "Noted."} for message in messages]
+    return post_at_once(secret, "/api/v1/turns", turns)
 
 
 def test_twenty_turns_restating_one_fact_at_once_leave_one_memory_seen_twenty_times(
@@ -70,16 +73,6 @@ def test_racing_turns_with_overlapping_facts_all_succeed_and_count_exactly(org, 
     assert seen == [len(messages), len(messages)]
 
 
-def _store(secret: str, contents: list[str], start, results) -> None:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-    start.wait(timeout=60)
-    body = {"memories": [{"content": content} for content in contents]}
-    answer = client.post("/api/v1/memories", body, format="json")
-    results.put((answer.status_code, answer.json()))
-    connections.close_all()
-
-
 def test_racing_direct_stores_of_one_batch_in_different_orders_all_succeed(org, manager_key):
     contents = [f"Project {name} ships from the {name} repository." for name in "ABCDEFGH"]
     batches = [
@@ -88,18 +81,8 @@ def test_racing_direct_stores_of_one_batch_in_different_orders_all_succeed(org, 
         contents[3:] + contents[:3],
         contents[::2] + contents[1::2],
     ]
-    connections.close_all()
-    context = multiprocessing.get_context("fork")
-    start, results = context.Barrier(len(batches)), context.Queue()
-    workers = [
-        context.Process(target=_store, args=(manager_key.secret, batch, start, results))
-        for batch in batches
-    ]
-    for worker in workers:
-        worker.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
+    bodies = [{"memories": [{"content": content} for content in batch]} for batch in batches]
+    outcomes = post_at_once(manager_key.secret, "/api/v1/memories", bodies)
     assert [status for status, _ in outcomes] == [200] * len(batches)
     for _, body in outcomes:
         assert len(body["memories"]) == len(contents)
