@@ -23,7 +23,7 @@ from memory_service.extraction.candidates import (
     Extraction,
     Rejection,
 )
-from memory_service.extraction.secrets import REDACTED, find_secrets
+from memory_service.extraction.secrets import find_secrets, redacted
 from memory_service.extraction.segment import Span, clauses, sentences
 from memory_service.extraction.subjects import subject_of
 
@@ -65,19 +65,6 @@ def _words(text: str) -> list[str]:
 def _only(words: list[str], vocabulary: frozenset[str]) -> bool:
     """Tell whether every word, or its stem before "'s", belongs to ``vocabulary``."""
     return all(w in vocabulary or w.removesuffix("'s") in vocabulary for w in words)
-
-
-def _redacted(text: str, span: Span, secrets: list[Span]) -> str:
-    """Return the text of ``span`` with every secret in it replaced."""
-    start, end = span
-    parts, last = [], start
-    for s_start, s_end in secrets:
-        if s_start < end and start < s_end:
-            parts.append(text[last : max(s_start, start)])
-            parts.append(REDACTED)
-            last = min(s_end, end)
-    parts.append(text[last:end])
-    return "".join(parts)
 
 
 def _is_small_talk(text: str) -> bool:
@@ -201,18 +188,18 @@ def extract(user_message: str) -> Extraction:
     secrets = find_secrets(text)
     spans = sentences(text, secrets)
     if _is_lookup(text, spans, secrets):
-        rejected = [Rejection(_redacted(text, span, secrets), QUESTION) for span in spans]
+        rejected = [Rejection(redacted(text, span, secrets), QUESTION) for span in spans]
         return Extraction(rejected=rejected, lookup=True)
     out = Extraction()
     for span in spans:
         if span[1] - span[0] > MAX_CANDIDATE_LENGTH:
             reason = (
-                SECRET if _redacted(text, span, secrets) != text[span[0] : span[1]] else TOO_LONG
+                SECRET if redacted(text, span, secrets) != text[span[0] : span[1]] else TOO_LONG
             )
-            out.rejected.append(Rejection(_redacted(text, span, secrets), reason))
+            out.rejected.append(Rejection(redacted(text, span, secrets), reason))
             continue
         for clause in clauses(text, span, secrets):
-            shown = _redacted(text, clause, secrets)
+            shown = redacted(text, clause, secrets)
             if shown != text[clause[0] : clause[1]]:
                 out.rejected.append(Rejection(shown, SECRET))
             else:

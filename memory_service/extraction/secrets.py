@@ -7,6 +7,8 @@ import math
 import re
 from collections import Counter
 
+from memory_service.extraction.credentials import credential_spans, sentence_spans, value_spans
+
 REDACTED = "[redacted]"
 
 # Well-known credential formats; each match is a secret as a whole.
@@ -44,16 +46,24 @@ _PHRASE = re.compile(
     r"(?P<value>\"[^\"]+\"|'[^']+'|`[^`]+`|[^\s\"'`]+)",
     re.IGNORECASE,
 )
-_ENV_ASSIGNMENT = re.compile(
-    r"\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*"
-    r"\s*=\s*[\"']?(?P<value>[^\s\"'&]+)"
+# A setting whose name says it holds a credential: PASSWORD=x, "api_key": "x", db_password = "x",
+# POSTGRES_PASSWORD: x. The value may be quoted, then it may hold blanks.
+_ASSIGNMENT = re.compile(
+    r"(?i:\b[\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|access_?key|private_?key"
+    r"|auth|credentials?|dsn|salt|signing_?key|client_?key)[\w.-]*)[\"']?\s*(?:=|:(?!//))\s*"
+    r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s\"',;]+))"
 )
+# "curl -u deploy:pass", "--user backup:pass": the half after the colon.
+_USER_OPTION = re.compile(r"(?:^|\s)(?:-u|--user)\s+[^\s:]*:(?P<value>\S+)")
+# IBANs: country, check digits, then groups.
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b")
 # Payment cards (checked with Luhn below) and US social security numbers.
 _CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
 _SSN = re.compile(
     r"\b(?:ssn|social security(?: number)?)\b\D{0,12}(?P<value>\d{3}-?\d{2}-?\d{4})\b", re.I
 )
-_URL_CREDENTIALS = re.compile(r"://[^/\s:@]+:(?P<value>[^@\s/]+)@")
+# "https://bob:pw@host", "redis://:pw@host", "https://<token>@host".
+_URL_CREDENTIALS = re.compile(r"://(?:[^/\s:@]*:(?P<value>[^@\s/]+)|(?P<token>[^/\s:@]{16,}))@")
 
 # Words that follow "password is" without being a password ("my password is too short").
 _NOT_VALUES = frozenset(
@@ -65,6 +75,11 @@ _NOT_VALUES = frozenset(
     also just always never managed rotated written somewhere unknown visible shared none valid
     invalid being been what which where who how when why easy hard simple complicated protected
     """.split()  # noqa: SIM905 - a word list reads better as words
+)
+# What a credential setting may be set to without holding one.
+_ASSIGNED_NON_VALUES = frozenset(
+    "true false none null yes no required optional changeme redacted [redacted] ******** *** "
+    "env secret".split()
 )
 _DETERMINERS = frozenset(("a", "an", "the", "my", "our", "your", "this", "that", "it"))
 _UNITS_AFTER_NUMBER = re.compile(r"\s+(?:characters|chars|digits|letters|long|days|months)\b")
@@ -165,14 +180,36 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         if span:
             spans.append(span)
     spans.extend(m.span() for m in _CARD.finditer(text) if _luhn(re.sub(r"\D", "", m.group())))
-    for pattern in (_ENV_ASSIGNMENT, _URL_CREDENTIALS, _SSN):
+    for match in _ASSIGNMENT.finditer(text):
+        group = next(g for g in ("dq", "sq", "value") if match.group(g) is not None)
+        value = match.group(group).strip().lower()
+        if value not in _ASSIGNED_NON_VALUES and (group != "value" or value not in _NOT_VALUES):
+            spans.append(match.span(group))
+    for match in _URL_CREDENTIALS.finditer(text):
+        spans.append(match.span("value" if match.group("value") else "token"))
+    for pattern in (_USER_OPTION, _SSN):
         spans.extend(m.span("value") for m in pattern.finditer(text))
+    spans.extend(m.span() for m in _IBAN.finditer(text))
     spans.extend(m.span() for m in _FORTY.finditer(text) if _mixed_case(m.group()))
     spans.extend(m.span() for m in _TOKEN.finditer(text) if _looks_random(m.group()))
+    spans.extend(credential_spans(text))
     # A commit hash is long hex too, but it identifies code rather than unlocking anything.
     spans = [s for s in spans if not _is_commit_hash(text, s)]
     # What redact() left behind is not a secret: redacted text must read as clean.
-    spans = [s for s in spans if text[s[0] : s[1]] != REDACTED]
+    spans = [_trimmed(text, s) for s in spans]
+    return _merged([s for s in spans if text[s[0] : s[1]] != REDACTED and s[0] < s[1]])
+
+
+def _trimmed(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """Return ``span`` without the sentence punctuation or closing quote it ends with."""
+    start, end = span
+    while end > start + 1 and text[end - 1] in ".,;:?\"'`)]":
+        end -= 1
+    return start, end
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return ``spans`` sorted, with overlapping ones joined."""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -188,12 +225,32 @@ def contains_secret(text: str) -> bool:
 
 
 def redact(text: str) -> str:
-    """Return ``text`` with each secret span replaced by ``[redacted]``."""
+    """Return ``text`` with each secret replaced by ``[redacted]``."""
+    return redacted(text, (0, len(text)), find_secrets(text))
+
+
+def redacted(text: str, span: tuple[int, int], secrets: list[tuple[int, int]]) -> str:
+    """Return the text of ``span`` with ``secrets`` (spans of ``text``) replaced.
+
+    In a sentence that holds a secret, every value-like token goes too: the username beside a
+    password or the expiry date and security code beside a card number belong to the credential.
+    """
+    first, past = span
+    spans = [(max(s, first), min(e, past)) for s, e in secrets if s < past and first < e]
+    if not spans:
+        return text[first:past]
+    for start, end in sentence_spans(text):
+        if any(s < end and start < e for s, e in spans):
+            spans += [
+                (max(s, first), min(e, past))
+                for s, e in value_spans(text, start, end)
+                if s < past and first < e
+            ]
     parts = []
-    last = 0
-    for start, end in find_secrets(text):
+    last = first
+    for start, end in _merged([s for s in spans if text[s[0] : s[1]] != REDACTED]):
         parts.append(text[last:start])
         parts.append(REDACTED)
         last = end
-    parts.append(text[last:])
+    parts.append(text[last:past])
     return "".join(parts)

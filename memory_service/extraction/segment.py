@@ -16,12 +16,9 @@ _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 
 # "..., and I fly with KLM": a new first-person clause is a statement of its own.
 _FIRST_PERSON_CLAUSE = re.compile(r",?\s+and\s+(?=(?:I|we)\s+(?!and\b)\w)")
-# Around a secret, cut at any coordinated clause so that the rest of the sentence can be kept.
-_ANY_CLAUSE = re.compile(
-    r"(?:,\s*|\s+)(?:and|but|so)\s+(?=(?:I|we|my|our|the|it|this|you|they|he|she|here|there)\b)"
-    r"|;\s+",
-    re.IGNORECASE,
-)
+# Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):
+# the rest of the sentence ("so i dont forget", "only me and the manager know it") goes with it.
+_ANY_CLAUSE = re.compile(r",\s*(?:and|but|also)\s+(?=(?:I|we)\b)", re.IGNORECASE)
 _MIN_LEFT_WORDS = 3
 # The words before "and I" must make a clause ("I'm a nurse"), not a subject ("My wife Ana").
 _HAS_VERB = re.compile(
