@@ -22,7 +22,7 @@ _STRONG = (
     r"|wi-fi|alarm system|front door|back door|side door|house|apartment|intercom|buzzer)"
     r"\s*codes?"
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
-    r"|(?:security|secret|memorable)\s+(?:question|answer|word|information)s?|maiden\s+name"
+    r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
     r"|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
     # The word for password in the languages users most often slip into.
     r"|contrase[ñn]a|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
@@ -44,7 +44,7 @@ _WEAK = (
     r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
     # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
     r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
-    r"|wifi|wi-fi|network|phone|laptop|unlock(?:s|ed)?|badge|locks?|serial(?:\s+(?:number|no))?"
+    r"|wifi|wi-fi|network|unlock(?:s|ed)?|badge|locks?"
     r"|voicemail|panel|punch\s+in|key\s+in|type\s+in|enter|dial|combo"
 )
 CUE = re.compile(rf"(?<![\w/.-])(?:(?P<strong>{_STRONG})|(?P<weak>{_WEAK}))(?![\w/-])", re.I)
@@ -80,7 +80,9 @@ _NOT_VALUE_SHAPES = re.compile(
     | [$€£¥]\d[\d,.]*                  # money
     | (?:19|20)\d\d                    # a year
     | \d{4}-\d\d-\d\d                  # an ISO date
-    | [a-z]{1,6}\d{1,5}                # technical names: ed25519, sha256, ipv6, python3, x86
+    | (?-i:[a-z]{1,4}\d{1,5}|[a-z]{5,7}\d{1,2}|[A-Z]{1,3}\d{1,4}|[A-Z][a-z]{1,3}\d{1,4})
+                                       # technical names: ed25519, sha256, python3, X86, IPv6
+    | (?-i:[A-Z]{0,5}\d{2,5}[A-Z]{1,4})  # model numbers: 100F, SFW123GDC
     | \d{1,3}                          # short numbers (a strong cue still takes them)
     | \d+-[a-z]+(?:-[a-z]+)*            # compounds: 60-day, 24-character
     | [A-Za-z0-9]{1,3}                 # too short to unlock anything: 2FA, 20P
@@ -88,9 +90,10 @@ _NOT_VALUE_SHAPES = re.compile(
     re.I | re.X,
 )
 # Tracker references name a piece of work: PROJ-4412, JIRA-12.
-_REFERENCE = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,6}$")
+_REFERENCE = re.compile(r"^(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|[A-Z]{2,5}\d{5,10})$")
 _REFERENCE_WORDS = frozenset(
-    "ticket issue order invoice pr build version release flight room ext extension".split()
+    "ticket issue order invoice pr build version release flight room ext extension called named"
+    " titled".split()
 )
 # Places, handles and addresses name things; they unlock nothing.
 _LOCATION = re.compile(
@@ -103,7 +106,7 @@ _NUMBER_CONTEXT = frozenset(
     port ports room floor line lines page pages version ver step steps flight route bus suite unit
     apartment apt ext extension ticket issue issues pr order invoice build release chapter since in
     from until till by of at after before every for about around over under than top last first
-    year years aged age
+    year years aged age number no
     """.split()  # noqa: SIM905
 )
 _UNITS = re.compile(
@@ -134,12 +137,18 @@ _FILLERS_AFTER_SEPARATOR = frozenset(
 )
 _LEADS = frozenset(("changed", "set", "reset", "updated", "switched", "moved"))
 _PHRASE_STARTS = frozenset(
-    "for at on to of in from with the my our your his her their this that".split()  # noqa: SIM905
+    "for at on to of in from with about under behind the my our your his her their this that".split()  # noqa: SIM905
 )
 _DETERMINERS = frozenset("a an the my our your his her their this that these those".split())
 _SEPARATOR_MARKS = frozenset(("-", "--", "—", "–", "->", "→", "=", ":"))
 # A strong cue's separator stands this many words after it at most ("PIN for my card is ...").
 _SEPARATOR_REACH = 8
+# "its nimbussparrowmuffin for the hulu acct": the value named for an account.
+_FOR_ACCOUNT = re.compile(
+    rf"\b(?:it'?s|it is)\s+(?P<value>[^\s,.]+)\s+(?:for|on)\s+(?:the|my|our)\s+(?:[\w-]+\s+){{0,2}}"
+    rf"(?:{_WEAK}|{_STRONG})(?![\w-])",
+    re.I,
+)
 # "bluebird is my password now": the value before the cue.
 _VALUE_FIRST = re.compile(
     rf"(?<!\S)(?P<value>[^\s\"'`]+)\s+(?:is|was|will be|=)\s+(?:now\s+|still\s+)?"
@@ -147,11 +156,20 @@ _VALUE_FIRST = re.compile(
     rf"(?:{_STRONG})(?![\w-])",
     re.I,
 )
+# "lotus-vesper-saffron": words chained into a passphrase.
+_CHAIN = re.compile(r"^[a-z]+(?:-[a-z]+){2,}[.,;!?]*$")
+# A wallet's seed: twelve or more short lowercase words with no small word between them.
+_SEED = re.compile(r"(?<![\w-])(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}(?![\w-])")
+_SMALL_WORDS = frozenset(
+    "the and for with you your are was that this from have has not but all can our out its".split()
+)
 # Names in code: getElementById2024Handler, AbstractSingletonProxyFactoryBean2.
 _IDENTIFIER = re.compile(r"^(?:[a-z]+(?:[A-Z][a-z]+){2,}|(?:[A-Z][a-z]+){3,})\w*$")
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*$")
 # A value introduced by a separator runs to the end of its clause ("pass is Gravel hollow delta").
 _CLAUSE_END = re.compile(r"[,;]\s|[.!?](?:\s|$)|\s(?:and|but|so|because|which)\s|$")
+# Licence keys: four or more hyphenated groups of four or five (a UUID's groups differ in length).
+_KEY_GROUPS = re.compile(r"(?<![\w-])[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){3,}(?![\w-])")
 # Keys read out in groups: "ABCD-EFGH-IJKL-MNOP", and app passwords "xqwp lzhl pnfe uhrz" (blank
 # separated groups of four, one without a vowel: English words have vowels).
 _GROUPS = re.compile(
@@ -237,9 +255,10 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
         for i in range(lo, hi):
             if at <= i <= last and not _token_beyond_cue(sentence[i], cue):
                 continue
-            previous = words[i - 1] if i else ""
+            # The word before may be the cue's own ("account number 70457988").
+            previous = words[i - 1] if i and i != last + 1 else ""
             following = text[sentence[i].end() : sentence[i].end() + 16]
-            if value_like(words[i], previous, following):
+            if value_like(words[i], previous, following) or (strong and _CHAIN.match(words[i])):
                 spans.append(_value_span(sentence[i]))
         if strong:
             spelled = cue.group().lower().startswith(("spell", "letter"))
@@ -274,13 +293,15 @@ def _introduced_value(
             if spelled:
                 end = after[-1].end()  # a spelling runs to the end of the sentence
             return [(token.start() + _lead(token.group()), max(end, token.start() + 1))]
-        if word in _SEPARATORS or raw in _SEPARATOR_MARKS or (word == "to" and previous in _LEADS):
+        if raw in _SEPARATOR_MARKS or raw.endswith((":", "=")):
+            introduced = True  # a mark introduces whatever stands between ("Q 'street' → X")
+        elif word in _SEPARATORS or (word == "to" and previous in _LEADS):
             introduced = True
-        elif raw.endswith((":", "=")) and (phrase or len(word) > 0):
-            introduced = True
-        elif word in _PHRASE_STARTS or word in _LEADS:
+        elif word in _LEADS and not phrase:
+            pass  # "password changed to ...": only "to" may follow
+        elif word in _PHRASE_STARTS and previous.strip(_EDGE) not in _LEADS:
             phrase = True
-        elif not phrase:
+        elif not phrase and not _SEPARATOR_MARKS & {t.group() for t in after[:_SEPARATOR_REACH]}:
             return []
         previous = raw
     return []
@@ -323,7 +344,8 @@ def credential_spans(text: str) -> list[Span]:
         spans += _login_spans(sentence, text)
         spans += [
             m.span("value")
-            for m in _VALUE_FIRST.finditer(text, sentence[0].start(), sentence[-1].end())
+            for pattern in (_VALUE_FIRST, _FOR_ACCOUNT)
+            for m in pattern.finditer(text, sentence[0].start(), sentence[-1].end())
             if _plain_value(m.group("value"))
         ]
         start, end = sentence[0].start(), sentence[-1].end()
@@ -334,6 +356,12 @@ def credential_spans(text: str) -> list[Span]:
             spans += [m.span() for m in _GROUPS.finditer(text, start, end)]
         spans += [_value_span(t) for t in sentence if _CJK_CUE.search(t.group()) and value_like(t.group())]
         spans += [_value_span(t) for t in sentence if password_shaped(t.group())]
+        spans += [
+            m.span()
+            for m in _SEED.finditer(text, start, end)
+            if not _SMALL_WORDS & set(re.split(r"[ ,]+", m.group()))
+        ]
+        spans += [m.span() for m in _KEY_GROUPS.finditer(text, start, end)]
     return spans
 
 

@@ -16,16 +16,32 @@ WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?", _I)
 
 FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're we've we'd our ours us")
 QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
-# A question asked without its question mark ("Can you remind me what we decided").
+# A question asked without its question mark: "whats the quickest way to rotate these logs", "any
+# idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
+_LEAD = r"^\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|hmm|oh|yo|pls|plz)\b[,:\s]*)*"
+_SUBJECTS = (
+    r"(?:you|u|ya|i|we|it|they|he|she|my|our|your|ur|the|teh|a|an|this|that|these|those|there|anyone"
+    r"|anybody|someone|somebody|ppl|people|any|all|[A-Z]\w+)"
+)
 INTERROGATIVE = re.compile(
-    r"^(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question)\b[,\s]*)*"
-    r"(?:(?:can|could|would|will|do|did|does|should|shall) (?:you|i|we|it|they|he|she|my|our|the"
-    r"|this|that)\b|(?:is|are|am|was|were) (?:you|i|we|it|they|he|she|my|our|the|there|this|that)\b"
-    r"|(?:what|where|when|who|whom|whose|why|which|how)(?:'s|'re| is| are| was| were| do| does"
-    r"| did| can| could| should| would| will| many| much| long| often| about)\b)"
-    r"|^(?:quick |one )?question\b"
-    r"|\b(?:i wonder|i was wondering|any (?:idea|ideas|thoughts)\b|(?:remind|tell) me "
-    r"(?:what|which|when|where|who|how|whether|if)\b)",
+    _LEAD
+    + r"(?:(?:can|could|would|will|do|did|does|should|shall|shud|may|might|must|have|has|had|cn|wud"
+    rf"|cud|shld)\s+{_SUBJECTS}\b"
+    rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t|doesn'?t|don'?t|won'?t|can'?t)\s+{_SUBJECTS}\b"
+    r"|(?:what|whats|wat|wut|where|wheres|when|whens|who|whos|whom|whose|why|whys|which|how|hows)"
+    r"(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
+    r"|(?:the |a |any )?(?:best|quickest|fastest|easiest|cleanest|simplest|safest|cheapest|right"
+    r"|proper|correct|good|better|smartest|nicest) way to\b|is there (?:a|any)\b"
+    r"|any (?:idea|ideas|clue|tips|advice|suggestions|recommendations|thoughts|chance)\b"
+    r"|anyone know|anybody know|does anyone|recommendations? for\b|(?:the )?difference between\b)"
+    r"|\b(?:i wonder|i was wondering|i'?m wondering|just wondering|wondering (?:if|whether|how|what"
+    r"|why|when|where|who|which)|(?:i'?d|i would|i want to|i wanna|i need to|id) (?:like to )?know"
+    r"|want to know|curious (?:if|whether|how|what|why|about)|not sure (?:if|whether|how|what|why"
+    r"|when|where|which|who)|no idea (?:how|what|why|if|whether|where|when)|can'?t remember (?:if"
+    r"|whether|what|how|when|where|who|which)|(?:trying|want) to (?:figure|work) out (?:how|what|why"
+    r"|whether|if|which)|(?:remind|tell|show|teach) me (?:what|which|when|where|who|how|whether|if"
+    r"|why|about)\b|explain (?:how|why|what|when|whether|the difference)\b|help me understand"
+    r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when))\b",
     _I,
 )
 
@@ -90,6 +106,9 @@ HYPOTHETICAL_START = re.compile(
 HYPOTHETICAL_ANY = re.compile(
     r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
     r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
+    r"|^\W*(?:(?:i'?m|i am|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of)|considering"
+    r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
+    r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
     r"\b(?:someday|some day|one day(?! (?:a|per|each|every)\b)|eventually|at some point)\b"
     r"|^(?:it )?would (?:be|love|like)\b",
@@ -121,11 +140,17 @@ TRANSIENT = re.compile(
     r"work trip|holiday|vacation|wedding)\b"
     r"|\b(?:won'?t|doesn'?t|does not|isn'?t|is not) (?:compile|build|load|boot|connect)\b"
     r"|\b(?:won'?t|isn'?t|is not) (?:start|work|run)(?:ing)?\b"
-    r"|\b(?:is|are|keeps?) (?:broken|failing|crashing|down)\b"
+    r"|\b(?:is|are|keeps?) (?:failing|crashing|down)\b"
     r"|\bjust (?:broke|crashed|failed)\b|\bit'?s \d{1,2}(?::\d\d)? ?(?:am|pm)\b"
     r"|\bi can'?t (?:sleep|focus|concentrate|think straight)\b"
-    r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful) "
-    r"(?:morning|day|night|week|afternoon)\b",
+    r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful|long) "
+    r"(?:morning|day|night|week|afternoon|shift)\b"
+    r"|\b(?:rn|atm|omw|on my way|running (?:late|behind)|back-to-back|b2b|all day|this wk)\b"
+    r"|\b(?:in|on) (?:a|the|my) (?:cab|taxi|uber|train|bus|plane|flight|meeting|mtg|call|lobby"
+    r"|queue|line|break|lunch break)\b|\bstuck (?:in|at|on)\b|\btyping on (?:my |a )?phone\b"
+    r"|\b(?:sorry|sry|apologies) (?:for|about) (?:the )?(?:short|late|slow|brief|typos?|delay)"
+    r"|\b(?:was|been) in (?:a |the )?(?:meeting|mtg|call)\b|\bexcuse the\b|\b(?:is|'s|are) down\b"
+    r"|\b(?:about to|gonna|going to) (?:head|go|leave|sleep|eat|start|jump|hop)\b",
     _I,
 )
 
@@ -154,6 +179,8 @@ EMPTY_WORDS = word_set(
     prefer enjoy want need mean meant say said think guess know feel kind sort sorts kinds of stuff
     thing things something anything everything nothing whatever usual others other some few all lot
     lots bit much many more most same different better worse best good bad fine okay ok really
+    lately recently stuff's feeling feelings whole place meh bunch kinda sorta matters somewhat tbh
+    ngl doing been over around like this that know you shall say these days things' all over
     very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
     certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
     """

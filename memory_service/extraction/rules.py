@@ -5,6 +5,7 @@ It never logs: messages may hold secrets and personal details.
 
 from __future__ import annotations
 
+from memory_service.extraction import chatter
 from memory_service.extraction import lexicon as lx
 from memory_service.extraction.candidates import (
     FACT,
@@ -131,18 +132,29 @@ def _kind(content: str, subject: str | None) -> str:
 
 
 def _is_request_of_the_moment(content: str) -> bool:
-    """Tell whether an imperative is about the message at hand ("summarise this") only."""
+    """Tell whether ``content`` asks for something now ("Draft the rota", "jot that down")."""
     body = lx.CORRECTION_PREFIX.sub("", content)
-    if not _is_imperative(body) or lx.STANDING.search(body):
+    if lx.STANDING.search(body):
+        return False
+    if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
+        return True
+    if not _is_imperative(body):
         return False
     return bool(lx.DEICTIC.search(body) or lx.TASK_REQUEST.match(body))
+
+
+def _is_reaction(content: str) -> bool:
+    """Tell whether ``content`` reacts (laughter, a verdict, a saying) without stating anything."""
+    if chatter.SAYING.match(content) or chatter.VERDICT.match(content):
+        return not lx.FIRST_PERSON_START.match(content)
+    return bool(chatter.REACTION.search(content)) and not chatter.DURABLE_ANCHOR.search(content)
 
 
 def _read(text: str, span: Span, out: Extraction) -> None:
     """File the statement at ``span`` of ``text`` as a candidate or a rejection."""
     start, end = span
     content = text[start:end]
-    if _is_small_talk(content):
+    if _is_small_talk(content) or chatter.MANAGEMENT.match(content):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
     if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)):
@@ -160,6 +172,9 @@ def _read(text: str, span: Span, out: Extraction) -> None:
         # "Thanks, I live in Lisbon": the thanks is small talk, the rest a statement of its own.
         out.rejected.append(Rejection(content[: opener.end()].rstrip(" ,!.~"), SMALL_TALK))
         _read(text, (start + opener.end(), end), out)
+        return
+    if _is_reaction(content):
+        out.rejected.append(Rejection(content, SMALL_TALK))
         return
     if _is_vague(content):
         out.rejected.append(Rejection(content, TOO_VAGUE))
@@ -191,7 +206,14 @@ def extract(user_message: str) -> Extraction:
         rejected = [Rejection(redacted(text, span, secrets), QUESTION) for span in spans]
         return Extraction(rejected=rejected, lookup=True)
     out = Extraction()
+    pasted = chatter.pasted_spans(text)
+    for block in pasted:
+        shown = redacted(text, block, secrets)
+        reason = SECRET if shown != text[block[0] : block[1]] else TRANSIENT
+        out.rejected.append(Rejection(shown, reason))
     for span in spans:
+        if any(start <= span[0] < end for start, end in pasted):
+            continue
         if span[1] - span[0] > MAX_CANDIDATE_LENGTH:
             reason = (
                 SECRET if redacted(text, span, secrets) != text[span[0] : span[1]] else TOO_LONG

@@ -1,0 +1,137 @@
+"""What a message says that is not worth keeping: chatter, requests of the moment, pasted material.
+
+Each check reads one candidate statement (a sentence or clause) and answers from its shape and its
+cue words, not from the topics it names, so that it holds for conversations nobody here wrote.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# Laughter, exclamations and emoticons: a clause carrying one is a reaction unless it also says
+# something about the user ("lol i use arch btw").
+REACTION = re.compile(
+    r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof|welp|ffs"
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]",
+    _I,
+)
+# Leaving, pausing and taking back: conversation about the conversation.
+MANAGEMENT = re.compile(
+    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry)\b[\s,.!]*)*"
+    r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a|give me a (?:sec|second|minute|moment)"
+    r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
+    r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
+    r"|no wait|wait\b|where was i|moving on|back to (?:it|work)|bye+|good ?night|night night"
+    r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b)",
+    _I,
+)
+# A verdict on what was just said or done: "that's wonderful", "you're a star", "ur faster than".
+VERDICT = re.compile(
+    r"^\W*(?:\w+,\s*)?(?:(?:that|this|it|which)(?:'s|s| is| was| sounds| looks| seems| feels)"
+    r"|(?:you|u)(?:'re| are|r)|ur|you (?:rock|rule|legend)|what a)\b",
+    _I,
+)
+# Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
+SAYING = re.compile(
+    r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
+    r"|as they say|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
+    r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
+    _I,
+)
+
+# Verbs of one-off tasks. A sentence that opens with one, and is not a standing instruction, asks
+# for something now: "Draft the rota for next week", "rewrite that email, less formal".
+_TASK_VERBS = (
+    "draft|write|rewrite|redo|summari[sz]e|translate|make|create|generate|prepare|turn|convert|jot"
+    "|compose|outline|list|draw|sketch|fix|debug|refactor|tidy|clean|proofread|check|review|edit"
+    "|reformat|shorten|expand|compare|find|look|book|schedule|plan|suggest|recommend|brainstorm"
+    "|come up|give|send|mark|pick|help|walk|set up|build|add|update|calculate|work out|estimate"
+    "|describe|show|read|run|print|copy|paste|sort|count|grab|pull|order|cancel|delete|remove"
+    "|rename|split|merge|format|polish|improve|simplify|annotate|tag|label|highlight|reply|respond"
+    "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
+)
+REQUEST = re.compile(
+    r"^\W*(?:(?:ok|okay|so|now|also|and|then|right|alright|quick(?:ly)?|just|pls|plz|please|kindly"
+    r"|can you|could you|would you|will you|can u|could u|i need you to|i want you to"
+    r"|i'?d like you to|i would like you to|go ahead and|let'?s)\b[\s,]*)*"
+    # "Write in British English", "answer briefly": a manner is a standing instruction.
+    rf"(?:{_TASK_VERBS})\b(?! (?:is|are|was|were|has|have|in|with|like|using|as|only|briefly"
+    r"|concisely|formally|casually|short|shorter|everything|all)\b)",
+    _I,
+)
+# Requests whose object is only the thing at hand: "jot that down", "save this somewhere".
+REQUEST_ABOUT_THIS = re.compile(
+    r"^\W*(?:pls |please )?(?:jot|note|save|keep|put|write|stick|file|log|copy)\b"
+    r"(?: (?:that|this|it|these|those|them)\b)",
+    _I,
+)
+
+# Lines of pasted material: code, logs, stack traces, configuration, command output, quotes.
+_PASTED_LINE = re.compile(
+    r"""^\s*(?:
+      [\w.\-"']+\s*[:=]\s*\S*\s*$                   # key: value, KEY=value, "key": value
+    | .*[{};]\s*$                                   # code ending in a brace or semicolon
+    | [}\])]                                        # closing brackets
+    | (?:\$|>>>|>|\#|//|--|\#!)\s                   # prompts, quotes and comments
+    | at\ [\w$.]+\(                                 # stack frames
+    | File\ ".*",\ line\ \d+                       # Python tracebacks
+    | Traceback\b|(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
+    | \[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE|CRITICAL)\]?\b
+    | \[?\d{4}-\d\d-\d\d[T\s]\d                     # timestamps
+    | \d{1,2}:\d\d(?::\d\d)?\s                      # times at the start of a log line
+    | \d+(?:\.\d+)?\s?(?:g|kg|ml|l|oz|lb|lbs|cups?|tbsp|tsp)\b  # recipe quantities
+    | [-*•]\s+\S.*                                  # bullets inside a pasted block
+    | \d+[.)]\s*$                                   # a numbering on its own
+    | (?:def|class|import|from|return|SELECT|INSERT|UPDATE|CREATE|FROM|WHERE|kubectl|docker|git|npm
+         |pip|curl|sudo|cd|ls)\b.*
+    )""",
+    re.VERBOSE,
+)
+_CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+# "here's the dbt profile section:", "getting this in my notebook:": an introduction to a paste.
+_INTRODUCTION = re.compile(r":\s*$")
+
+
+def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> bool:
+    """Tell whether a blank line separates line ``index`` from the next one."""
+    return "\n\n" in text[lines[index][1] : lines[index + 1][0] + 1]
+
+
+def pasted_spans(text: str) -> list[tuple[int, int]]:
+    """Return the spans of ``text`` that are pasted material, introductions to them included.
+
+    A pasted block is a fenced block, or the lines that follow a line ending in ":" up to a blank
+    line, or a run of two or more lines that each look like code, logs or configuration.
+    """
+    spans = [m.span() for m in _CODE_FENCE.finditer(text)]
+    lines = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[^\n]*", text) if m.group()]
+    index = 0
+    while index < len(lines):
+        start, end, line = lines[index]
+        if _INTRODUCTION.search(line) and index + 1 < len(lines):
+            block_end = index + 1
+            while block_end + 1 < len(lines) and not _blank_between(text, lines, block_end):
+                block_end += 1
+            spans.append((start, lines[block_end][1]))
+            index = block_end + 1
+            continue
+        run = index
+        while run < len(lines) and _PASTED_LINE.match(lines[run][2]):
+            run += 1
+        if run - index >= 2:
+            spans.append((start, lines[run - 1][1]))
+            index = run
+            continue
+        index += 1
+    return spans
+
+
+# Something the user holds true of themselves or their world, which a reaction may carry.
+DURABLE_ANCHOR = re.compile(
+    r"\b(?:i|we)(?:'m|m| am|'re| are)? (?:\w+ )?(?:use|prefer|like|love|hate|have|work|live|own|run"
+    r"|teach|study|drive|eat|drink|play|speak|keep|write|always|never|usually)\b"
+    r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b|\b(?:my|our) [\w-]+(?: [\w-]+)? (?:is|are)\b",
+    _I,
+)
