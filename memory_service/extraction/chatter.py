@@ -14,7 +14,7 @@ _I = re.IGNORECASE
 # something about the user ("lol i use arch btw").
 REACTION = re.compile(
     r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof|welp|ffs"
-    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]",
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]",
     _I,
 )
 # Leaving, pausing and taking back: conversation about the conversation.
@@ -24,13 +24,24 @@ MANAGEMENT = re.compile(
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work)|bye+|good ?night|night night"
-    r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b)",
+    r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
+    r"|(?:thanks|thank you|thx|ty|merci|gracias|danke|cheers)\b[^.!?]{0,30}[.!?]*$)",
     _I,
 )
 # A verdict on what was just said or done: "that's wonderful", "you're a star", "ur faster than".
+_EVALUATIVE = (
+    r"wonderful|great|amazing|awesome|cool|nice|lovely|perfect|brilliant|funny|hilarious|crazy"
+    r"|wild|insane|true|fair|interesting|helpful|useful|weird|annoying|frustrating|sad|tough|rough"
+    r"|fine|ok|okay|good|bad|terrible|awful|beautiful|cute|sweet|genius|gold|fantastic|excellent"
+    r"|incredible|unbelievable|ridiculous|classic|typical|life|mad|nuts|bonkers|fun|epic|legendary"
+    r"|exactly|right|correct|spot on|a star|a treasure|a legend|a lifesaver|a gem|the best|the worst"
+    r"|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind|very kind|too kind"
+    r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak"
+)
 VERDICT = re.compile(
-    r"^\W*(?:\w+,\s*)?(?:(?:that|this|it|which)(?:'s|s| is| was| sounds| looks| seems| feels)"
-    r"|(?:you|u)(?:'re| are|r)|ur|you (?:rock|rule|legend)|what a)\b",
+    r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which)(?:'s|s| is| was| sounds| looks| seems"
+    r"| feels)|(?:you|u)(?:'re| are|r)|ur|you (?:rock|rule)|what a)\s+(?:so |really |very |pretty "
+    rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b|what a\b)",
     _I,
 )
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
@@ -44,7 +55,7 @@ SAYING = re.compile(
 # Verbs of one-off tasks. A sentence that opens with one, and is not a standing instruction, asks
 # for something now: "Draft the rota for next week", "rewrite that email, less formal".
 _TASK_VERBS = (
-    "draft|write|rewrite|redo|summari[sz]e|translate|make|create|generate|prepare|turn|convert|jot"
+    "draft|write|rewrite|redo|put|summari[sz]e|translate|make|create|generate|prepare|turn|convert|jot"
     "|compose|outline|list|draw|sketch|fix|debug|refactor|tidy|clean|proofread|check|review|edit"
     "|reformat|shorten|expand|compare|find|look|book|schedule|plan|suggest|recommend|brainstorm"
     "|come up|give|send|mark|pick|help|walk|set up|build|add|update|calculate|work out|estimate"
@@ -77,7 +88,8 @@ _PASTED_LINE = re.compile(
     | (?:\$|>>>|>|\#|//|--|\#!)\s                   # prompts, quotes and comments
     | at\ [\w$.]+\(                                 # stack frames
     | File\ ".*",\ line\ \d+                       # Python tracebacks
-    | Traceback\b|(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
+    | Traceback\b|(?:\w+\ )?(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
+    | [\w.\-"'\ ]{1,24}:\s.*                       # "CPU: AMD Ryzen 7" (in a run of lines)
     | \[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE|CRITICAL)\]?\b
     | \[?\d{4}-\d\d-\d\d[T\s]\d                     # timestamps
     | \d{1,2}:\d\d(?::\d\d)?\s                      # times at the start of a log line
@@ -135,3 +147,58 @@ DURABLE_ANCHOR = re.compile(
     r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b|\b(?:my|our) [\w-]+(?: [\w-]+)? (?:is|are)\b",
     _I,
 )
+
+# A short frame before a colon: "Some context for future chats:", "Quick one before standup:",
+# "Again:", "Reminder:". It has no verb of its own and no value (a value would be "pw: x").
+LEAD_IN = re.compile(
+    r"^(?![^:]*\b(?:lessons?|learn(?:ed|t)?|rule|tip|takeaway|til|note to self)\b)(?!.*\d)"
+    r"(?:[A-Za-z'-]+ ){0,5}[A-Za-z'-]+:\s+(?=\S)(?!.*\b(?:is|are|was|am)\b[^:]*:)",
+    _I,
+)
+_FIRST_WORDS_THAT_STATE = frozenset(
+    "hate hates love loves like likes prefer prefers use uses no never always only not".split()
+)
+
+
+def is_exclamation(content: str) -> bool:
+    """Tell whether ``content`` is one or two words of exclamation ("Moin!", "Brutal.", "Yes chef.").
+
+    Terse statements of the same length keep a verb, a number or a name ("Hate foams.", "pg15.",
+    "no orm.", "Notion.").
+    """
+    words = content.strip(" .!~").replace(",", " ").split()
+    if not words or len(words) > 2 or any(c.isdigit() for c in content):
+        return False
+    if content.rstrip().endswith("!"):
+        return True
+    first = words[0].lower()
+    named = any(w[:1].isupper() for w in words[1:])
+    return first not in _FIRST_WORDS_THAT_STATE and not named
+
+
+# What ties a statement to the user's world: a first or third person, an instruction, a habit.
+_ANCHOR = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
+    r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|only|no longer"
+    r"|anymore|not)\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
+    r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
+    _I,
+)
+# Something concrete: a number, a name, a day or month, a domain or a dotted name.
+_CONCRETE = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
+    r"|fifty|sixty|hundred|dozen|half)\b"
+    r"|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug"
+    r"|sep|sept|oct|nov|dec)[a-z]*\b|\w\.\w|(?-i:^[A-Z][a-z]+'s\b)"
+    r"|(?<=\S )(?-i:[A-Z][\w-]*[A-Za-z])",
+    _I,
+)
+
+
+def is_anchorless(content: str) -> bool:
+    """Tell whether ``content`` says nothing about the user's world ("slow is fast", "writers write").
+
+    A durable statement has an anchor (a person, an instruction, a habit, a correction) or names
+    something concrete (a number, a name, a day); a saying or a joke has neither.
+    """
+    return not _ANCHOR.search(content) and not _CONCRETE.search(content)

@@ -85,6 +85,7 @@ _NOT_VALUE_SHAPES = re.compile(
     | (?-i:[A-Z]{0,5}\d{2,5}[A-Z]{1,4})  # model numbers: 100F, SFW123GDC
     | \d{1,3}                          # short numbers (a strong cue still takes them)
     | \d+-[a-z]+(?:-[a-z]+)*            # compounds: 60-day, 24-character
+    | \d{1,3}-\d{1,3}                   # ranges: 30-40
     | [A-Za-z0-9]{1,3}                 # too short to unlock anything: 2FA, 20P
     )$""",
     re.I | re.X,
@@ -117,7 +118,7 @@ _UNITS = re.compile(
 _SYMBOLS = frozenset("!@#$%^&*+=~|?")
 # "admin / Sunflower77", "mia@x.com / Pumpkin88": after a login cue, what follows the slash.
 _LOGIN_PAIR = re.compile(
-    r"(?<![^\s(])(?P<name>[\w.@+-]+)(?:(?P<blank>\s+[/|]\s*|\s*[/|]\s+)|[/|])"
+    r"(?<![^\s(])(?P<name>[\w.@+-]{2,})(?:(?P<blank>\s+[/|]\s*|\s*[/|]\s+)|[/|])"
     r"(?P<value>[^\s/|]+)(?=\s|$|[.,;!?)])"
 )
 # Dictated spelling: "capital T, lowercase r, zero, u".

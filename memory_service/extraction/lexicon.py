@@ -18,16 +18,16 @@ FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're we've we
 QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 # A question asked without its question mark: "whats the quickest way to rotate these logs", "any
 # idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
-_LEAD = r"^\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|hmm|oh|yo|pls|plz)\b[,:\s]*)*"
+_LEAD = r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|hmm|oh|yo|pls|plz)\b[,:\s]*)*"
 _SUBJECTS = (
     r"(?:you|u|ya|i|we|it|they|he|she|my|our|your|ur|the|teh|a|an|this|that|these|those|there|anyone"
-    r"|anybody|someone|somebody|ppl|people|any|all|[A-Z]\w+)"
+    r"|anybody|someone|somebody|ppl|people|any|all|(?-i:[A-Z][a-z]\w*))"
 )
 INTERROGATIVE = re.compile(
     _LEAD
     + r"(?:(?:can|could|would|will|do|did|does|should|shall|shud|may|might|must|have|has|had|cn|wud"
     rf"|cud|shld)\s+{_SUBJECTS}\b"
-    rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t|doesn'?t|don'?t|won'?t|can'?t)\s+{_SUBJECTS}\b"
+    rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t)\s+{_SUBJECTS}\b"
     r"|(?:what|whats|wat|wut|where|wheres|when|whens|who|whos|whom|whose|why|whys|which|how|hows)"
     r"(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
     r"|(?:the |a |any )?(?:best|quickest|fastest|easiest|cleanest|simplest|safest|cheapest|right"
@@ -41,7 +41,8 @@ INTERROGATIVE = re.compile(
     r"|whether|what|how|when|where|who|which)|(?:trying|want) to (?:figure|work) out (?:how|what|why"
     r"|whether|if|which)|(?:remind|tell|show|teach) me (?:what|which|when|where|who|how|whether|if"
     r"|why|about)\b|explain (?:how|why|what|when|whether|the difference)\b|help me understand"
-    r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when))\b",
+    r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when)|any (?:idea|ideas|clue)"
+    r"|(?:i have|i've got|got) a (?:quick )?question|question (?:for|to) (?:you|u))\b",
     _I,
 )
 
@@ -145,12 +146,18 @@ TRANSIENT = re.compile(
     r"|\bi can'?t (?:sleep|focus|concentrate|think straight)\b"
     r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful|long) "
     r"(?:morning|day|night|week|afternoon|shift)\b"
-    r"|\b(?:rn|atm|omw|on my way|running (?:late|behind)|back-to-back|b2b|all day|this wk)\b"
+    r"|\b(?:rn|atm|omw|on my way|running (?:late|behind)|back-to-back|b2b|all day)\b"
     r"|\b(?:in|on) (?:a|the|my) (?:cab|taxi|uber|train|bus|plane|flight|meeting|mtg|call|lobby"
     r"|queue|line|break|lunch break)\b|\bstuck (?:in|at|on)\b|\btyping on (?:my |a )?phone\b"
     r"|\b(?:sorry|sry|apologies) (?:for|about) (?:the )?(?:short|late|slow|brief|typos?|delay)"
     r"|\b(?:was|been) in (?:a |the )?(?:meeting|mtg|call)\b|\bexcuse the\b|\b(?:is|'s|are) down\b"
-    r"|\b(?:about to|gonna|going to) (?:head|go|leave|sleep|eat|start|jump|hop)\b",
+    r"|\b(?:about to|gonna|going to) (?:head|go|leave|sleep|eat|start|jump|hop)\b"
+    r"|^\W*(?:at|in) (?:the|a) (?:airport|station|office|gym|hospital|doctor'?s|dentist|cafe|pub)\b"
+    r"|^\W*(?:so+ |really |super )?(?:tired|exhausted|sleepy|hungry|starving|wiped|knackered|fried"
+    r"|soaked|freezing|bored|sick|stuffed|shattered)\b|\bon my phone\b|\bjust (?:finished|got back"
+    r"|came back|woke up|arrived|walked in|sat down)\b|^\W*(?:sitting|standing|waiting|lying"
+    r"|walking|driving|heading|queueing|queuing|commuting)\b|\b(?:in|on) (?:the )?(?:train|bus"
+    r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b",
     _I,
 )
 
@@ -184,6 +191,13 @@ EMPTY_WORDS = word_set(
     very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
     certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
     """
+)
+
+# Words that stand in for content: with them and little else a statement is too vague.
+VAGUE = re.compile(
+    r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
+    r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings)\b",
+    _I,
 )
 
 # Kinds. Correction markers are dropped before the kind is read.
@@ -239,6 +253,8 @@ PATTERN = re.compile(
     r"|morning runner|always\b.*\b(?:before|after))\b",
     _I,
 )
+# Clauses that make what follows them conditional or habitual rather than of the moment.
+SUBORDINATE = re.compile(r"\b(?:when|whenever|if|until|unless|while|since|because|cuz|or)\b", _I)
 # A leading condition before the main clause ("When I ask for code, use Python").
 CONDITION_CLAUSE = re.compile(r"^(?:if|unless|when|whenever)\b[^,]*,\s*", _I)
 FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)

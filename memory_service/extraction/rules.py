@@ -102,8 +102,14 @@ def _is_chit_chat(rest: str) -> bool:
 
 
 def _is_vague(text: str) -> bool:
-    """Tell whether ``text`` has no content word: only pronouns, light verbs and vague nouns."""
-    return _only(_words(text), lx.EMPTY_WORDS)
+    """Tell whether ``text`` says nothing in particular.
+
+    Either it has no content word at all, or it leans on a vague word ("stuff", "whatever", "this
+    and that") with at most one content word beside it ("doing some stuff with models lately").
+    """
+    words = _words(text)
+    content = [w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS]
+    return not content or (len(content) <= 1 and bool(lx.VAGUE.search(text)))
 
 
 def _is_imperative(body: str) -> bool:
@@ -143,6 +149,19 @@ def _is_request_of_the_moment(content: str) -> bool:
     return bool(lx.DEICTIC.search(body) or lx.TASK_REQUEST.match(body))
 
 
+def _is_of_the_moment(content: str) -> bool:
+    """Tell whether ``content`` holds only for now ("stuck in traffic", "tired today").
+
+    A habit or a standing rule is not of the moment even when it names one ("I do ear training on
+    the bus every morning"), and neither is a cue inside a "when" or "if" clause ("my backup when
+    I'm on leave").
+    """
+    moment = lx.TRANSIENT.search(content)
+    if moment is None or lx.PATTERN.search(content) or lx.STANDING.search(content):
+        return False
+    return not lx.SUBORDINATE.search(content[: moment.start()])
+
+
 def _is_reaction(content: str) -> bool:
     """Tell whether ``content`` reacts (laughter, a verdict, a saying) without stating anything."""
     if chatter.SAYING.match(content) or chatter.VERDICT.match(content):
@@ -154,13 +173,19 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     """File the statement at ``span`` of ``text`` as a candidate or a rejection."""
     start, end = span
     content = text[start:end]
-    if _is_small_talk(content) or chatter.MANAGEMENT.match(content):
+    if _is_small_talk(content) or chatter.MANAGEMENT.match(content) or chatter.is_exclamation(content):
         out.rejected.append(Rejection(content, SMALL_TALK))
+        return
+    lead_in = chatter.LEAD_IN.match(content)
+    if lead_in and not lx.LESSON.match(content):
+        # "Some context for future chats: I live in Austin": the lead-in frames, the rest states.
+        out.rejected.append(Rejection(content[: lead_in.end()].rstrip(), SMALL_TALK))
+        _read(text, (start + lead_in.end(), end), out)
         return
     if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)):
         out.rejected.append(Rejection(content, HYPOTHETICAL))
         return
-    if lx.TRANSIENT.search(content):
+    if _is_of_the_moment(content):
         out.rejected.append(Rejection(content, TRANSIENT))
         return
     opener = lx.OPENER.match(content)
@@ -185,16 +210,26 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     prefix = lx.DISCOURSE_PREFIX.match(content)
     if prefix:
         content = content[prefix.end() :]
+    if chatter.is_anchorless(content):
+        out.rejected.append(Rejection(content, SMALL_TALK))
+        return
     subject = subject_of(content)
     out.candidates.append(Candidate(content, _kind(content, subject), subject))
 
 
 def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
-    """Tell whether the message asks something: a question mark outside a secret, or a question."""
+    """Tell whether the message asks something: a question mark outside a secret, or a question.
+
+    A condition opening an instruction ("When you give feedback, tell me what isn't working") is
+    not a question.
+    """
     for match in lx.QUESTION_MARK.finditer(text):
         if not any(start <= match.start() < end for start, end in secrets):
             return True
-    return any(lx.INTERROGATIVE.search(text[start:end]) for start, end in spans)
+    return any(
+        lx.INTERROGATIVE.search(text[start:end]) and not lx.CONDITION_CLAUSE.match(text[start:end])
+        for start, end in spans
+    )
 
 
 def extract(user_message: str) -> Extraction:

@@ -15,7 +15,13 @@ _ABBREVIATIONS = frozenset(
 _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 
 # "..., and I fly with KLM": a new first-person clause is a statement of its own.
-_FIRST_PERSON_CLAUSE = re.compile(r",?\s+and\s+(?=(?:I|we)\s+(?!and\b)\w)")
+# After a comma, any new subject starts one too ("..., and she hates long decks", "..., and specs
+# live in Notion").
+_FIRST_PERSON_CLAUSE = re.compile(
+    r",?\s+and\s+(?=(?:I|we)\s+(?!and\b)\w)"
+    r"|,\s*(?:and|but)\s+(?=(?:she|he|they|it|my|our|his|her|their|the|every|each|[A-Z][a-z]+)\b"
+    r"(?!\s+(?:and|or)\b))"
+)
 # Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):
 # the rest of the sentence ("so i dont forget", "only me and the manager know it") goes with it.
 _ANY_CLAUSE = re.compile(r",\s*(?:and|but|also)\s+(?=(?:I|we)\b)", re.IGNORECASE)
@@ -77,7 +83,11 @@ def _cut(text: str, span: Span, pattern: re.Pattern[str], secrets: list[Span]) -
         if _inside(match.start(), secrets):
             continue
         left = text[start : match.start()]
-        if not secrets and (len(left.split()) < _MIN_LEFT_WORDS or not _HAS_VERB.search(left)):
+        # A comma before the conjunction marks a clause boundary well enough on its own.
+        comma = match.group().lstrip().startswith(",")
+        if not secrets and (
+            len(left.split()) < _MIN_LEFT_WORDS or not (comma or _HAS_VERB.search(left))
+        ):
             continue
         piece = _trim(text, start, match.start())
         if piece:

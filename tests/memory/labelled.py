@@ -24,14 +24,15 @@ _BLANKS = re.compile(r"\s+")
 # Leading fillers are not part of a statement ("btw I live in Lisbon" is "I live in Lisbon").
 _FILLERS = re.compile(
     r"^(?:(?:by the way|btw|also|oh and|and|anyway|anyways|fyi|so|ok|okay|lol|hey|oh|well|plus"
-    r"|just so you know|for the record)\s+)+"
+    r"|just so you know|for the record|reminder|again|note|ps)\s+)+"
 )
+_TRAILING_FILLERS = re.compile(r"(?:\s+(?:btw|lol|pls|please|thanks|thx|tbh|haha|ok))+$")
 
 
 def normalise(text: str) -> str:
-    """Lowercase, drop punctuation and leading fillers, squeeze blanks (tests/data/README.md)."""
+    """Lowercase, drop punctuation and fillers at either end, squeeze blanks (tests/data/README.md)."""
     plain = _BLANKS.sub(" ", _PUNCTUATION.sub("", text.lower())).strip()
-    return _FILLERS.sub("", plain)
+    return _TRAILING_FILLERS.sub("", _FILLERS.sub("", plain))
 
 
 def load_turns(name: str) -> list[dict]:
