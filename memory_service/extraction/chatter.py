@@ -25,6 +25,8 @@ MANAGEMENT = re.compile(
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work)|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
+    r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
+    r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
     r"|(?:thanks|thank you|thx|ty|merci|gracias|danke|cheers)\b[^.!?]{0,30}[.!?]*$)",
     _I,
 )
@@ -36,17 +38,19 @@ _EVALUATIVE = (
     r"|incredible|unbelievable|ridiculous|classic|typical|life|mad|nuts|bonkers|fun|epic|legendary"
     r"|exactly|right|correct|spot on|a star|a treasure|a legend|a lifesaver|a gem|the best|the worst"
     r"|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind|very kind|too kind"
-    r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak"
+    r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
 )
 VERDICT = re.compile(
     r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which)(?:'s|s| is| was| sounds| looks| seems"
-    r"| feels)|(?:you|u)(?:'re| are|r)|ur|you (?:rock|rule)|what a)\s+(?:so |really |very |pretty "
+    r"| feels)|(?:you|u)(?:'re| are|r|'ve been| have been)|ur|you (?:rock|rule)|what a)\s+"
+    r"(?:so |really |very |pretty "
     rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b|what a\b)",
     _I,
 )
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
     r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
+    r"|as (?:they|people|my \w+|you) (?:used to |always )?says?\b|.*\bas (?:my \w+|they) used to say"
     r"|as they say|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
     _I,
@@ -102,8 +106,8 @@ _PASTED_LINE = re.compile(
     re.VERBOSE,
 )
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-# "here's the dbt profile section:", "getting this in my notebook:": an introduction to a paste.
-_INTRODUCTION = re.compile(r":\s*$")
+# "here's the dbt profile section:", "the opening is below": an introduction to a paste.
+_INTRODUCTION = re.compile(r":\s*$|\b(?:below|as follows|the following)\W*(?:$|[;,.]\s)", _I)
 
 
 def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> bool:
@@ -124,7 +128,9 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
         start, end, line = lines[index]
         if _INTRODUCTION.search(line) and index + 1 < len(lines):
             block_end = index + 1
-            while block_end + 1 < len(lines) and not _blank_between(text, lines, block_end):
+            # After "below" the paste runs to the end; after a colon, to the next blank line.
+            below = not line.rstrip().endswith(":")
+            while block_end + 1 < len(lines) and (below or not _blank_between(text, lines, block_end)):
                 block_end += 1
             spans.append((start, lines[block_end][1]))
             index = block_end + 1
@@ -180,7 +186,7 @@ def is_exclamation(content: str) -> bool:
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
     r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|only|no longer"
-    r"|anymore|not)\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
+    r"|anymore|not|at (?:work|home|school|the office))\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
     _I,
 )

@@ -18,7 +18,10 @@ FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're we've we
 QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 # A question asked without its question mark: "whats the quickest way to rotate these logs", "any
 # idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
-_LEAD = r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|hmm|oh|yo|pls|plz)\b[,:\s]*)*"
+_LEAD = (
+    r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
+    r"|pls|plz|wait|like|ngl|tbh|sorry|sry|ugh|lol)\b[,:\s]*)*"
+)
 _SUBJECTS = (
     r"(?:you|u|ya|i|we|it|they|he|she|my|our|your|ur|the|teh|a|an|this|that|these|those|there|anyone"
     r"|anybody|someone|somebody|ppl|people|any|all|(?-i:[A-Z][a-z]\w*))"
@@ -35,7 +38,9 @@ INTERROGATIVE = re.compile(
     r"|any (?:idea|ideas|clue|tips|advice|suggestions|recommendations|thoughts|chance)\b"
     r"|anyone know|anybody know|does anyone|recommendations? for\b|(?:the )?difference between\b)"
     r"|\b(?:i wonder|i was wondering|i'?m wondering|just wondering|wondering (?:if|whether|how|what"
-    r"|why|when|where|who|which)|(?:i'?d|i would|i want to|i wanna|i need to|id) (?:like to )?know"
+    r"|why|when|where|who|which)|(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to )?know"
+    r"|(?:idk|dunno|i don'?t know|i dont know|i do not know|no clue) (?:how|what|why|if|whether|where"
+    r"|when|which|who)"
     r"|want to know|curious (?:if|whether|how|what|why|about)|not sure (?:if|whether|how|what|why"
     r"|when|where|which|who)|no idea (?:how|what|why|if|whether|where|when)|can'?t remember (?:if"
     r"|whether|what|how|when|where|who|which)|(?:trying|want) to (?:figure|work) out (?:how|what|why"
@@ -95,7 +100,10 @@ SMALL_TALK_FORMULA = re.compile(
     _I,
 )
 
-THANKS_CLOSER = re.compile(r",?\s*(?:thanks|thank you|thx|cheers)\W*$", _I)
+THANKS_CLOSER = re.compile(
+    r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]|ta))\W*$",
+    _I,
+)
 
 # Conditionals and possibilities, said before or instead of a fact.
 HYPOTHETICAL_START = re.compile(
@@ -107,7 +115,7 @@ HYPOTHETICAL_START = re.compile(
 HYPOTHETICAL_ANY = re.compile(
     r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
     r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
-    r"|^\W*(?:(?:i'?m|i am|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of)|considering"
+    r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of|abt|bout)|considering"
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
@@ -125,7 +133,7 @@ TRANSIENT = re.compile(
     r"\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
     r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "
     r"(?:bit|sec|second|minute|moment)|brb)\b"
-    r"|\bi'?m (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired|exhausted|"
+    r"|\b(?:i'?m|i am|im) (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired|exhausted|"
     r"sleepy|hungry|thirsty|sick|ill|unwell|bored|stressed|jet-?lagged|hungover|upset|annoyed|"
     r"frustrated|confused|nervous|worried|anxious|overwhelmed|relieved|"
     r"under the weather|running late|in a (?:rush|hurry))\b"
@@ -187,7 +195,8 @@ EMPTY_WORDS = word_set(
     thing things something anything everything nothing whatever usual others other some few all lot
     lots bit much many more most same different better worse best good bad fine okay ok really
     lately recently stuff's feeling feelings whole place meh bunch kinda sorta matters somewhat tbh
-    ngl doing been over around like this that know you shall say these days things' all over
+    ngl doing been over around like this that know you shall say these days things' all over always
+    suppose interests
     very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
     certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
     """
@@ -259,9 +268,14 @@ SUBORDINATE = re.compile(r"\b(?:when|whenever|if|until|unless|while|since|becaus
 CONDITION_CLAUSE = re.compile(r"^(?:if|unless|when|whenever)\b[^,]*,\s*", _I)
 FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
 
+# Fillers that close a statement without being part of it ("i hate math so much lol").
+DISCOURSE_SUFFIX = re.compile(
+    r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly))+\W*$", _I
+)
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").
 DISCOURSE_PREFIX = re.compile(
-    r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|alright|oh|"
+    r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|alright|oh|ngl|tbh"
+    r"|honestly|lowkey|so yeah|yeah so|"
     r"just fyi|fyi|"
     r"for the record|for context|just so you know|incidentally|side note|one more thing|"
     r"quick note|heads up|just a heads up|reminder)\b\s*[,:\-]?\s+)+",

@@ -159,6 +159,8 @@ def _is_of_the_moment(content: str) -> bool:
     moment = lx.TRANSIENT.search(content)
     if moment is None or lx.PATTERN.search(content) or lx.STANDING.search(content):
         return False
+    if lx.PREFERENCE.search(content):
+        return False
     return not lx.SUBORDINATE.search(content[: moment.start()])
 
 
@@ -210,6 +212,7 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     prefix = lx.DISCOURSE_PREFIX.match(content)
     if prefix:
         content = content[prefix.end() :]
+    content = lx.DISCOURSE_SUFFIX.sub("", content) or content
     if chatter.is_anchorless(content):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return

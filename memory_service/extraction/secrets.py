@@ -197,7 +197,13 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
     spans = [s for s in spans if not _is_commit_hash(text, s)]
     # What redact() left behind is not a secret: redacted text must read as clean.
     spans = [_trimmed(text, s) for s in spans]
-    return _merged([s for s in spans if text[s[0] : s[1]] != REDACTED and s[0] < s[1]])
+    # What redact() left behind is not a secret: redacted text must read as clean.
+    return _merged([s for s in spans if s[0] < s[1] and not _is_marker(text[s[0] : s[1]])])
+
+
+def _is_marker(value: str) -> bool:
+    """Tell whether ``value`` is only the redaction marker, with punctuation around it."""
+    return value.strip(".,;:!?\"'`()[]{}<> ").lower() == REDACTED.strip("[]")
 
 
 def _trimmed(text: str, span: tuple[int, int]) -> tuple[int, int]:

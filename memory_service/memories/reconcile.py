@@ -25,8 +25,9 @@ MAX_COMPARED = 20
 MAX_REFERENT_DF = 50
 
 _CORRECTION = re.compile(
-    r"\b(actually|no longer|anymore|any more|instead|switched|moved|changed|now|not|rather than|"
-    r"from now on)\b|^\s*no\b",
+    r"\b(actually|no longer|any ?more|any longer|no more|instead|switched|moved|changed|now|not"
+    r"|rather than|from now on|these days|nowadays|left|new|used to|replaced|come round to"
+    r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over)\b|^\s*no\b",
     re.IGNORECASE,
 )
 

@@ -108,7 +108,9 @@ def _file_one(
     if held is not None:
         return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
     relation = related_memory(org=org, content=candidate.content, subject=candidate.subject or "")
-    if relation is None and not candidate.subject:
+    if relation is None:
+        # No subject, or one nothing is held on: a correction still names what it corrects
+        # ("Kofi's my sous chef these days, Dani left" corrects "Sous chef is Dani").
         corrected = corrected_memory(org=org, content=candidate.content)
         if corrected is not None:
             # The correction is about what it corrects: it takes that memory's subject.
