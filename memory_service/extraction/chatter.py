@@ -14,7 +14,8 @@ _I = re.IGNORECASE
 # something about the user ("lol i use arch btw").
 REACTION = re.compile(
     r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof|welp|ffs"
-    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]",
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]"
+    r"|made me (?:laugh|smile|cry)|cracked me up|can'?t believe|cannot believe",
     _I,
 )
 # Leaving, pausing and taking back: conversation about the conversation.
@@ -26,8 +27,10 @@ MANAGEMENT = re.compile(
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work)|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
+    r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
-    r"|(?:thanks|thank you|thx|ty|merci|gracias|danke|cheers)\b[^.!?]{0,30}[.!?]*$)",
+    r"|(?:thanks|thank you|thx|ty|merci|gracias|danke|cheers)\b"
+    r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,30}[.!?]*$)",
     _I,
 )
 # A verdict on what was just said or done: "that's wonderful", "you're a star", "ur faster than".
@@ -185,7 +188,7 @@ def is_exclamation(content: str) -> bool:
 # What ties a statement to the user's world: a first or third person, an instruction, a habit.
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
-    r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|only|no longer"
+    r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|no longer"
     r"|anymore|not|at (?:work|home|school|the office))\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
     _I,
@@ -195,7 +198,8 @@ _CONCRETE = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
     r"|fifty|sixty|hundred|dozen|half)\b"
     r"|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug"
-    r"|sep|sept|oct|nov|dec)[a-z]*\b|\w\.\w|(?-i:^[A-Z][a-z]+'s\b)"
+    r"|sep|sept|oct|nov|dec)[a-z]*\b|\w\.\w"
+    r"|(?-i:^(?!(?:That|It|What|There|Here|Who|He|She|Let|This|Where|How)'s)[A-Z][a-z]+'s\b)"
     r"|(?<=\S )(?-i:[A-Z][\w-]*[A-Za-z])",
     _I,
 )

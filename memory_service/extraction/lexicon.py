@@ -22,14 +22,17 @@ _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
     r"|pls|plz|wait|like|ngl|tbh|sorry|sry|ugh|lol)\b[,:\s]*)*"
 )
+_PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
-    r"(?:you|u|ya|i|we|it|they|he|she|my|our|your|ur|the|teh|a|an|this|that|these|those|there|anyone"
-    r"|anybody|someone|somebody|ppl|people|any|all|(?-i:[A-Z][a-z]\w*))"
+    rf"(?:{_PERSONS}|my|our|your|ur|the|teh|a|an|this|that|these|those|any|all"
+    r"|(?-i:[A-Z][a-z]\w*))"
 )
 INTERROGATIVE = re.compile(
     _LEAD
-    + r"(?:(?:can|could|would|will|do|did|does|should|shall|shud|may|might|must|have|has|had|cn|wud"
-    rf"|cud|shld)\s+{_SUBJECTS}\b"
+    # "Have a good weekend", "Do the dishes": before an article these verbs give orders.
+    + rf"(?:(?:do|have|has|had|may|must|might)\s+{_PERSONS}\b"
+    r"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+"
+    rf"{_SUBJECTS}\b"
     rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t)\s+{_SUBJECTS}\b"
     r"|(?:what|whats|wat|wut|where|wheres|when|whens|who|whos|whom|whose|why|whys|which|how|hows)"
     r"(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
@@ -118,6 +121,7 @@ HYPOTHETICAL_ANY = re.compile(
     r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of|abt|bout)|considering"
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
+    r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
     r"\b(?:someday|some day|one day(?! (?:a|per|each|every)\b)|eventually|at some point)\b"
     r"|^(?:it )?would (?:be|love|like)\b",
@@ -165,7 +169,8 @@ TRANSIENT = re.compile(
     r"|soaked|freezing|bored|sick|stuffed|shattered)\b|\bon my phone\b|\bjust (?:finished|got back"
     r"|came back|woke up|arrived|walked in|sat down)\b|^\W*(?:sitting|standing|waiting|lying"
     r"|walking|driving|heading|queueing|queuing|commuting)\b|\b(?:in|on) (?:the )?(?:train|bus"
-    r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b",
+    r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b|\blast night\b"
+    r"|\bmid-(?:incident|meeting|call|shift|flight)\b|\brunning on (?:fumes|empty|no sleep)\b",
     _I,
 )
 
@@ -205,7 +210,8 @@ EMPTY_WORDS = word_set(
 # Words that stand in for content: with them and little else a statement is too vague.
 VAGUE = re.compile(
     r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
-    r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings)\b",
+    r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
+    r"|a few (?:interests|things|bits)|various things)\b",
     _I,
 )
 
@@ -263,14 +269,14 @@ PATTERN = re.compile(
     _I,
 )
 # Clauses that make what follows them conditional or habitual rather than of the moment.
-SUBORDINATE = re.compile(r"\b(?:when|whenever|if|until|unless|while|since|because|cuz|or)\b", _I)
+SUBORDINATE = re.compile(r"\b(?:when|whenever|if|unless|while|because|cuz|or)\b", _I)
 # A leading condition before the main clause ("When I ask for code, use Python").
 CONDITION_CLAUSE = re.compile(r"^(?:if|unless|when|whenever)\b[^,]*,\s*", _I)
 FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
 
 # Fillers that close a statement without being part of it ("i hate math so much lol").
 DISCOURSE_SUFFIX = re.compile(
-    r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly))+\W*$", _I
+    r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+))+\W*$", _I
 )
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").
 DISCOURSE_PREFIX = re.compile(

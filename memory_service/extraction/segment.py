@@ -18,7 +18,9 @@ _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 # After a comma, any new subject starts one too ("..., and she hates long decks", "..., and specs
 # live in Notion").
 _FIRST_PERSON_CLAUSE = re.compile(
-    r",?\s+and\s+(?=(?:I|we)\s+(?!and\b)\w)"
+    r",?\s+and\s+(?=(?:I|we)(?:'\w+)?\s+(?!and\b)\w)"
+    r"|\s+and\s+(?=(?:he|she|they)\s+\w)"
+    r"|\s+and\s+(?=(?:the|my|our|his|her|their)\s+(?:\w+\s+){0,2}(?:is|are|was|were|has|have)\b)"
     r"|,\s*(?:and|but)\s+(?=(?:she|he|they|it|my|our|his|her|their|the|every|each|[A-Z][a-z]+)\b"
     r"(?!\s+(?:and|or)\b))"
 )

@@ -26,7 +26,7 @@ _FILLERS = re.compile(
     r"^(?:(?:by the way|btw|also|oh and|and|anyway|anyways|fyi|so|ok|okay|lol|hey|oh|well|plus"
     r"|just so you know|for the record|reminder|again|note|ps)\s+)+"
 )
-_TRAILING_FILLERS = re.compile(r"(?:\s+(?:btw|lol|pls|please|thanks|thx|tbh|haha|ok))+$")
+_TRAILING_FILLERS = re.compile(r"(?:\s+(?:btw|lol|pls|please|thanks|thx|tbh|ngl|haha|ok))+$")
 
 
 def normalise(text: str) -> str:
