@@ -24,12 +24,19 @@ MANAGEMENT = re.compile(
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
-    r"|no wait|wait\b|where was i|moving on|back to (?:it|work)|bye+|good ?night|night night"
+    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
+    r"|(?:(?:lovely|nice|great|good|a pleasure) to (?:meet|see|hear from|chat with) (?:you|u))\b"
+    r"|i have a question (?:for|to) (?:you|u) later\b"
+    r"|(?:i'?m |i am )?(?:writing|putting|noting|jotting|leaving) (?:this|it|that) (?:down|here)\b"
+    r"|i write (?:this |it )?here\b"
+    # An announcement with nothing after it: "Quick brain dump before my next call."
+    r"|(?:a |some |quick |a quick |a few )?(?:brain ?dump|update|updates|things|notes|news)"
+    r"(?: (?:on|about|before|for|from)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
-    r"|(?:thanks|thank you|thx|ty|merci|gracias|danke|cheers)\b"
+    r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
     r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,30}[.!?]*$)",
     _I,
 )
@@ -80,6 +87,15 @@ REQUEST = re.compile(
     _I,
 )
 # Requests whose object is only the thing at hand: "jot that down", "save this somewhere".
+# A request after a comma: "Here's one from a fund, draft something polite", "heres the crash, fix it".
+REQUEST_AFTER_COMMA = re.compile(
+    r",\s*(?:and\s+)?(?:pls |please |can you |could you )?(?:draft|write|rewrite|fix|summari[sz]e"
+    r"|make|turn|translate|check|review|edit|reply|answer|proofread|tidy|format|sort)\s+"
+    r"(?:it|this|that|something|me|a|an|the|these|those)\b",
+    _I,
+)
+# A sentence wholly in quotes is quoted material ("'Thank you for choosing us ...'").
+QUOTED = re.compile(r"^\s*([\"'“‘]).{8,}([\"'”’])\W*$")
 REQUEST_ABOUT_THIS = re.compile(
     r"^\W*(?:pls |please )?(?:jot|note|save|keep|put|write|stick|file|log|copy)\b"
     r"(?: (?:that|this|it|these|those|them)\b)",
@@ -153,14 +169,15 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
 DURABLE_ANCHOR = re.compile(
     r"\b(?:i|we)(?:'m|m| am|'re| are)? (?:\w+ )?(?:use|prefer|like|love|hate|have|work|live|own|run"
     r"|teach|study|drive|eat|drink|play|speak|keep|write|always|never|usually)\b"
-    r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b|\b(?:my|our) [\w-]+(?: [\w-]+)? (?:is|are)\b",
+    r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b|\b(?:my|our) [\w'-]+(?: [\w'-]+)? (?:is|are)\b",
     _I,
 )
 
 # A short frame before a colon: "Some context for future chats:", "Quick one before standup:",
 # "Again:", "Reminder:". It has no verb of its own and no value (a value would be "pw: x").
 LEAD_IN = re.compile(
-    r"^(?![^:]*\b(?:lessons?|learn(?:ed|t)?|rule|tip|takeaway|til|note to self)\b)(?!.*\d)"
+    r"^(?![^:]*\b(?:lessons?|learn(?:ed|t)?|rule|tip|takeaway|til|note to self|i|i'?m|we|my|our)\b)"
+    r"(?!.*\d)"
     r"(?:[A-Za-z'-]+ ){0,5}[A-Za-z'-]+:\s+(?=\S)(?!.*\b(?:is|are|was|am)\b[^:]*:)",
     _I,
 )
@@ -189,7 +206,7 @@ def is_exclamation(content: str) -> bool:
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
     r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|no longer"
-    r"|anymore|not|at (?:work|home|school|the office))\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
+    r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office))\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
     _I,
 )
@@ -197,18 +214,31 @@ _ANCHOR = re.compile(
 _CONCRETE = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
     r"|fifty|sixty|hundred|dozen|half)\b"
-    r"|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug"
+    r"|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug"
     r"|sep|sept|oct|nov|dec)[a-z]*\b|\w\.\w"
     r"|(?-i:^(?!(?:That|It|What|There|Here|Who|He|She|Let|This|Where|How)'s)[A-Z][a-z]+'s\b)"
-    r"|(?<=\S )(?-i:[A-Z][\w-]*[A-Za-z])",
+    r"|(?<=\S )(?-i:[A-Z][\w-]*[A-Za-z])"
+    # A name opening the sentence, known by the verb after it ("Ella has been vegetarian").
+    r"|^(?-i:[A-Z][a-z]+) (?:is|has|was|does|lives|works|loves|hates|likes|goes|runs|plays|opens"
+    r"|handles|takes|studies|teaches|helps|gets|makes|drives|uses|prefers|started|moved|left|joined"
+    r"|turned|eats|drinks|needs|wants|comes|knows)\b",
     _I,
 )
 
 
-def is_anchorless(content: str) -> bool:
+# "as always", "as usual": a figure of speech, not a habit.
+_AS_EVER = re.compile(r"\bas (?:always|usual|ever)\b", _I)
+
+
+def is_anchorless(content: str, prose: bool) -> bool:
     """Tell whether ``content`` says nothing about the user's world ("slow is fast", "writers write").
 
     A durable statement has an anchor (a person, an instruction, a habit, a correction) or names
-    something concrete (a number, a name, a day); a saying or a joke has neither.
+    something concrete (a number, a name, a day); a saying or a joke has neither. ``prose`` tells
+    whether the message is written with capitals: lowercase texting drops its pronouns, so there a
+    missing anchor says nothing.
     """
+    if not prose:
+        return False  # texting drops pronouns ("ci runs on github actions"): no evidence either way
+    content = _AS_EVER.sub("", content)
     return not _ANCHOR.search(content) and not _CONCRETE.search(content)

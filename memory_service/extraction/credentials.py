@@ -23,7 +23,7 @@ _STRONG = (
     r"\s*codes?"
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
     r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
-    r"|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
+    r"|master|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
     # The word for password in the languages users most often slip into.
     r"|contrase[ñn]a|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
     r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre|kata\s+sandi|пароль"

@@ -50,7 +50,16 @@ INTERROGATIVE = re.compile(
     r"|whether|if|which)|(?:remind|tell|show|teach) me (?:what|which|when|where|who|how|whether|if"
     r"|why|about)\b|explain (?:how|why|what|when|whether|the difference)\b|help me understand"
     r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when)|any (?:idea|ideas|clue)"
-    r"|(?:i have|i've got|got) a (?:quick )?question|question (?:for|to) (?:you|u))\b",
+    r"|(?:i have|i've got|got) a (?:quick )?question(?! (?:\w+ ){0,2}(?:later|soon|after|in a bit))"
+    r"|question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit)))\b",
+    _I,
+)
+
+# Greetings worded as questions: "yo whats good", "how r u". With a question mark they still make a
+# lookup (the contract's rule); without one they are small talk.
+GREETING_QUESTION = re.compile(
+    r"^\W*(?:\w+\W+)?(?:what'?s good|what'?s up|wh?a?ss?up|sup|how'?s it going|how are (?:you|u|ya"
+    r"|things)|how r u|how (?:have|'?ve) you been|u good|you good|how was your (?:day|weekend))\b",
     _I,
 )
 
@@ -70,7 +79,8 @@ _OPENER_ALTERNATION = "|".join(
 )
 # An opener is set off by punctuation ("Great, ..."), so "Great Britain" or "True crime" is not one.
 OPENER = re.compile(
-    rf"^(?:(?:{_OPENER_ALTERNATION})\b[\s,!.~]*)*(?:{_OPENER_ALTERNATION})\b\s*(?:[,!.~;:\-]+\s*|$)",
+    rf"^(?:(?:{_OPENER_ALTERNATION})\b[\s,!.~]*)*(?:{_OPENER_ALTERNATION})\b\s*"
+    r"(?:[,!.~;:\-]+\s*|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+\s*|$)",
     _I,
 )
 
@@ -170,7 +180,19 @@ TRANSIENT = re.compile(
     r"|came back|woke up|arrived|walked in|sat down)\b|^\W*(?:sitting|standing|waiting|lying"
     r"|walking|driving|heading|queueing|queuing|commuting)\b|\b(?:in|on) (?:the )?(?:train|bus"
     r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b|\blast night\b"
-    r"|\bmid-(?:incident|meeting|call|shift|flight)\b|\brunning on (?:fumes|empty|no sleep)\b",
+    r"|\bmid-(?:incident|meeting|call|shift|flight)\b|\brunning on (?:fumes|empty|no sleep)\b"
+    r"|^\W*typing (?:with|from|on|in)\b|\b(?:hours? of sleep|barely slept|no sleep|didn'?t sleep)\b",
+    _I,
+)
+
+# A change that lasts: "no longer at the insurance company, since this month I work for ...".
+CHANGE = re.compile(r"\b(?:no longer|any ?more|switched|moved to|these days|nowadays)\b", _I)
+
+# A rule that stands beyond the moment ("always", "from now on"); broader words such as "every" or
+# "everything" also turn up in states of the moment ("took everything out of me").
+STANDING_RULE = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|whenever"
+    r"|by default|each time|every time)\b",
     _I,
 )
 
@@ -201,7 +223,7 @@ EMPTY_WORDS = word_set(
     lots bit much many more most same different better worse best good bad fine okay ok really
     lately recently stuff's feeling feelings whole place meh bunch kinda sorta matters somewhat tbh
     ngl doing been over around like this that know you shall say these days things' all over always
-    suppose interests
+    suppose interests idk im dunno
     very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
     certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
     """

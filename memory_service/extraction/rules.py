@@ -5,6 +5,8 @@ It never logs: messages may hold secrets and personal details.
 
 from __future__ import annotations
 
+import re
+
 from memory_service.extraction import chatter
 from memory_service.extraction import lexicon as lx
 from memory_service.extraction.candidates import (
@@ -29,6 +31,8 @@ from memory_service.extraction.segment import Span, clauses, sentences
 from memory_service.extraction.subjects import subject_of
 
 MAX_CANDIDATE_LENGTH = 300
+# A message written with capitals somewhere at a sentence start is prose, not lowercase texting.
+_CAPITALISED = re.compile(r"(?:^|[.!?]\s+)[A-Z]|\bI\b")
 
 # Subjects that are matters of taste: a plain statement about them is a preference.
 TASTE_SUBJECTS = frozenset(
@@ -144,6 +148,8 @@ def _is_request_of_the_moment(content: str) -> bool:
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
+    if chatter.REQUEST_AFTER_COMMA.search(body) or chatter.QUOTED.match(body):
+        return True
     if not _is_imperative(body):
         return False
     return bool(lx.DEICTIC.search(body) or lx.TASK_REQUEST.match(body))
@@ -157,9 +163,9 @@ def _is_of_the_moment(content: str) -> bool:
     I'm on leave").
     """
     moment = lx.TRANSIENT.search(content)
-    if moment is None or lx.PATTERN.search(content) or lx.STANDING.search(content):
+    if moment is None or lx.PATTERN.search(content) or lx.STANDING_RULE.search(content):
         return False
-    if lx.PREFERENCE.search(content):
+    if lx.PREFERENCE.search(content) or lx.CHANGE.search(content):
         return False
     return not lx.SUBORDINATE.search(content[: moment.start()])
 
@@ -175,7 +181,12 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     """File the statement at ``span`` of ``text`` as a candidate or a rejection."""
     start, end = span
     content = text[start:end]
-    if _is_small_talk(content) or chatter.MANAGEMENT.match(content) or chatter.is_exclamation(content):
+    if (
+        _is_small_talk(content)
+        or chatter.MANAGEMENT.match(content)
+        or chatter.is_exclamation(content)
+        or lx.GREETING_QUESTION.match(content)
+    ):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
     lead_in = chatter.LEAD_IN.match(content)
@@ -184,7 +195,10 @@ def _read(text: str, span: Span, out: Extraction) -> None:
         out.rejected.append(Rejection(content[: lead_in.end()].rstrip(), SMALL_TALK))
         _read(text, (start + lead_in.end(), end), out)
         return
-    if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)):
+    if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)) and not (
+        # "I would be grateful if you would always ...", "If I have learned anything, it is ..."
+        lx.STANDING_RULE.search(content) or lx.LESSON.search(content)
+    ):
         out.rejected.append(Rejection(content, HYPOTHETICAL))
         return
     if _is_of_the_moment(content):
@@ -200,10 +214,11 @@ def _read(text: str, span: Span, out: Extraction) -> None:
         out.rejected.append(Rejection(content[: opener.end()].rstrip(" ,!.~"), SMALL_TALK))
         _read(text, (start + opener.end(), end), out)
         return
-    if _is_reaction(content):
+    body = lx.DISCOURSE_PREFIX.sub("", content)
+    if _is_reaction(body):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
-    if _is_vague(content):
+    if _is_vague(body):
         out.rejected.append(Rejection(content, TOO_VAGUE))
         return
     if _is_request_of_the_moment(content):
@@ -213,7 +228,7 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     if prefix:
         content = content[prefix.end() :]
     content = lx.DISCOURSE_SUFFIX.sub("", content) or content
-    if chatter.is_anchorless(content):
+    if chatter.is_anchorless(content, prose=bool(_CAPITALISED.search(text))):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
     subject = subject_of(content)
@@ -230,7 +245,9 @@ def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
         if not any(start <= match.start() < end for start, end in secrets):
             return True
     return any(
-        lx.INTERROGATIVE.search(text[start:end]) and not lx.CONDITION_CLAUSE.match(text[start:end])
+        lx.INTERROGATIVE.search(text[start:end])
+        and not lx.CONDITION_CLAUSE.match(text[start:end])
+        and not lx.GREETING_QUESTION.match(text[start:end])
         for start, end in spans
     )
 

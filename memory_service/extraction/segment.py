@@ -21,7 +21,8 @@ _FIRST_PERSON_CLAUSE = re.compile(
     r",?\s+and\s+(?=(?:I|we)(?:'\w+)?\s+(?!and\b)\w)"
     r"|\s+and\s+(?=(?:he|she|they)\s+\w)"
     r"|\s+and\s+(?=(?:the|my|our|his|her|their)\s+(?:\w+\s+){0,2}(?:is|are|was|were|has|have)\b)"
-    r"|,\s*(?:and|but)\s+(?=(?:she|he|they|it|my|our|his|her|their|the|every|each|[A-Z][a-z]+)\b"
+    r"|,\s*(?:and|but)\s+(?:(?:fyi|btw|also|tbh)\s+)?"
+    r"(?=(?:she|he|they|it|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
     r"(?!\s+(?:and|or)\b))"
 )
 # Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):
