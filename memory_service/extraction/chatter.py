@@ -21,10 +21,12 @@ REACTION = re.compile(
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
     r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry)\b[\s,.!]*)*"
-    r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a|give me a (?:sec|second|minute|moment)"
+    r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a|give me a (?:sec|second|minute"
+    r"|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
-    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)|bye+|good ?night|night night"
+    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)|bye+|good ?night"
+    r"|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
@@ -46,7 +48,8 @@ _EVALUATIVE = (
     r"|wild|insane|true|fair|interesting|helpful|useful|weird|annoying|frustrating|sad|tough|rough"
     r"|fine|ok|okay|good|bad|terrible|awful|beautiful|cute|sweet|genius|gold|fantastic|excellent"
     r"|incredible|unbelievable|ridiculous|classic|typical|life|mad|nuts|bonkers|fun|epic|legendary"
-    r"|exactly|right|correct|spot on|a star|a treasure|a legend|a lifesaver|a gem|the best|the worst"
+    r"|exactly|right|correct|spot on|a star|a treasure|a legend|a lifesaver|a gem|the best"
+    r"|the worst"
     r"|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
 )
@@ -60,7 +63,8 @@ VERDICT = re.compile(
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
     r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
-    r"|as (?:they|people|my \w+|you) (?:used to |always )?says?\b|.*\bas (?:my \w+|they) used to say"
+    r"|as (?:they|people|my \w+|you) (?:used to |always )?says?\b|.*\bas (?:my \w+"
+    r"|they) used to say"
     r"|as they say|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
     _I,
@@ -87,7 +91,8 @@ REQUEST = re.compile(
     _I,
 )
 # Requests whose object is only the thing at hand: "jot that down", "save this somewhere".
-# A request after a comma: "Here's one from a fund, draft something polite", "heres the crash, fix it".
+# A request after a comma: "Here's one from a fund, draft something polite", "heres the crash,
+# fix it".
 REQUEST_AFTER_COMMA = re.compile(
     r",\s*(?:and\s+)?(?:pls |please |can you |could you )?(?:draft|write|rewrite|fix|summari[sz]e"
     r"|make|turn|translate|check|review|edit|reply|answer|proofread|tidy|format|sort)\s+"
@@ -95,7 +100,7 @@ REQUEST_AFTER_COMMA = re.compile(
     _I,
 )
 # A sentence wholly in quotes is quoted material ("'Thank you for choosing us ...'").
-QUOTED = re.compile(r"^\s*([\"'“‘]).{8,}([\"'”’])\W*$")
+QUOTED = re.compile(r"^\s*[\"'\u201c\u2018].{8,}[\"'\u201d\u2019]\W*$")
 REQUEST_ABOUT_THIS = re.compile(
     r"^\W*(?:pls |please )?(?:jot|note|save|keep|put|write|stick|file|log|copy)\b"
     r"(?: (?:that|this|it|these|those|them)\b)",
@@ -144,12 +149,14 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
     lines = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[^\n]*", text) if m.group()]
     index = 0
     while index < len(lines):
-        start, end, line = lines[index]
+        start, _, line = lines[index]
         if _INTRODUCTION.search(line) and index + 1 < len(lines):
             block_end = index + 1
             # After "below" the paste runs to the end; after a colon, to the next blank line.
             below = not line.rstrip().endswith(":")
-            while block_end + 1 < len(lines) and (below or not _blank_between(text, lines, block_end)):
+            while block_end + 1 < len(lines) and (
+                below or not _blank_between(text, lines, block_end)
+            ):
                 block_end += 1
             spans.append((start, lines[block_end][1]))
             index = block_end + 1
@@ -182,12 +189,28 @@ LEAD_IN = re.compile(
     _I,
 )
 _FIRST_WORDS_THAT_STATE = frozenset(
-    "hate hates love loves like likes prefer prefers use uses no never always only not".split()
+    [
+        "hate",
+        "hates",
+        "love",
+        "loves",
+        "like",
+        "likes",
+        "prefer",
+        "prefers",
+        "use",
+        "uses",
+        "no",
+        "never",
+        "always",
+        "only",
+        "not",
+    ]
 )
 
 
 def is_exclamation(content: str) -> bool:
-    """Tell whether ``content`` is one or two words of exclamation ("Moin!", "Brutal.", "Yes chef.").
+    """Tell whether ``content`` is one or two words of exclamation ("Moin!", "Yes chef.").
 
     Terse statements of the same length keep a verb, a number or a name ("Hate foams.", "pg15.",
     "no orm.", "Notion.").
@@ -206,7 +229,8 @@ def is_exclamation(content: str) -> bool:
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
     r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|no longer"
-    r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office))\b|^\W*(?:actually|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
+    r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office))\b|^\W*(?:actually"
+    r"|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
     _I,
 )
@@ -231,7 +255,7 @@ _AS_EVER = re.compile(r"\bas (?:always|usual|ever)\b", _I)
 
 
 def is_anchorless(content: str, prose: bool) -> bool:
-    """Tell whether ``content`` says nothing about the user's world ("slow is fast", "writers write").
+    """Tell whether ``content`` says nothing about the user's world ("slow is fast").
 
     A durable statement has an anchor (a person, an instruction, a habit, a correction) or names
     something concrete (a number, a name, a day); a saying or a joke has neither. ``prose`` tells

@@ -93,8 +93,23 @@ _NOT_VALUE_SHAPES = re.compile(
 # Tracker references name a piece of work: PROJ-4412, JIRA-12.
 _REFERENCE = re.compile(r"^(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|[A-Z]{2,5}\d{5,10})$")
 _REFERENCE_WORDS = frozenset(
-    "ticket issue order invoice pr build version release flight room ext extension called named"
-    " titled".split()
+    [
+        "ticket",
+        "issue",
+        "order",
+        "invoice",
+        "pr",
+        "build",
+        "version",
+        "release",
+        "flight",
+        "room",
+        "ext",
+        "extension",
+        "called",
+        "named",
+        "titled",
+    ]
 )
 # Places, handles and addresses name things; they unlock nothing.
 _LOCATION = re.compile(
@@ -138,10 +153,14 @@ _FILLERS_AFTER_SEPARATOR = frozenset(
 )
 _LEADS = frozenset(("changed", "set", "reset", "updated", "switched", "moved"))
 _PHRASE_STARTS = frozenset(
-    "for at on to of in from with about under behind the my our your his her their this that".split()  # noqa: SIM905
+    """
+    for at on to of in from with about under behind the my our your his her their this that
+    """.split()  # noqa: SIM905
 )
-_DETERMINERS = frozenset("a an the my our your his her their this that these those".split())
-_SEPARATOR_MARKS = frozenset(("-", "--", "—", "–", "->", "→", "=", ":"))
+_DETERMINERS = frozenset(
+    ["a", "an", "the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"]
+)
+_SEPARATOR_MARKS = frozenset(("-", "--", "\u2014", "\u2013", "->", "\u2192", "=", ":"))
 # A strong cue's separator stands this many words after it at most ("PIN for my card is ...").
 _SEPARATOR_REACH = 8
 # "its nimbussparrowmuffin for the hulu acct": the value named for an account.
@@ -162,7 +181,28 @@ _CHAIN = re.compile(r"^[a-z]+(?:-[a-z]+){2,}[.,;!?]*$")
 # A wallet's seed: twelve or more short lowercase words with no small word between them.
 _SEED = re.compile(r"(?<![\w-])(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}(?![\w-])")
 _SMALL_WORDS = frozenset(
-    "the and for with you your are was that this from have has not but all can our out its".split()
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "you",
+        "your",
+        "are",
+        "was",
+        "that",
+        "this",
+        "from",
+        "have",
+        "has",
+        "not",
+        "but",
+        "all",
+        "can",
+        "our",
+        "out",
+        "its",
+    ]
 )
 # Names in code: getElementById2024Handler, AbstractSingletonProxyFactoryBean2.
 _IDENTIFIER = re.compile(r"^(?:[a-z]+(?:[A-Z][a-z]+){2,}|(?:[A-Z][a-z]+){3,})\w*$")
@@ -177,7 +217,8 @@ _GROUPS = re.compile(
     r"(?<![\w-])(?:[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){3,}"
     r"|(?=(?:[a-z]{4} ){0,7}[b-df-hj-np-tv-xz]{4}\b)[a-z]{4}(?: [a-z]{4}){3,})(?![\w-])"
 )
-# Passwords people make: letters, digits and a capital or a symbol (Juniper-Copper-6581, Clover_2017$).
+# Passwords people make: letters, digits and a capital or a symbol (Juniper-Copper-6581,
+# Clover_2017$).
 _PASSWORD_SHAPE = re.compile(
     r"^(?=.*[a-z])(?=.*\d)(?=.*(?:[A-Z]|[!@#$%^&*+=?~_]))(?![A-Za-z]+\d+(?:\.\d+)+$)\S{8,}$"
 )
@@ -355,7 +396,9 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in _SPELLING.finditer(text, start, end)]
         if CUE.search(text, start, end) or _CJK_CUE.search(text, start, end):
             spans += [m.span() for m in _GROUPS.finditer(text, start, end)]
-        spans += [_value_span(t) for t in sentence if _CJK_CUE.search(t.group()) and value_like(t.group())]
+        spans += [
+            _value_span(t) for t in sentence if _CJK_CUE.search(t.group()) and value_like(t.group())
+        ]
         spans += [_value_span(t) for t in sentence if password_shaped(t.group())]
         spans += [
             m.span()
@@ -368,7 +411,9 @@ def credential_spans(text: str) -> list[Span]:
 
 def sentence_spans(text: str) -> list[Span]:
     """Return the spans of the sentences that ``credential_spans`` reads one at a time."""
-    return [(group[0].start(), group[-1].end()) for group in _sentences(list(_TOKEN.finditer(text)))]
+    return [
+        (group[0].start(), group[-1].end()) for group in _sentences(list(_TOKEN.finditer(text)))
+    ]
 
 
 def value_spans(text: str, start: int, end: int) -> list[Span]:

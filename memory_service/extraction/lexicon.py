@@ -41,12 +41,15 @@ INTERROGATIVE = re.compile(
     r"|any (?:idea|ideas|clue|tips|advice|suggestions|recommendations|thoughts|chance)\b"
     r"|anyone know|anybody know|does anyone|recommendations? for\b|(?:the )?difference between\b)"
     r"|\b(?:i wonder|i was wondering|i'?m wondering|just wondering|wondering (?:if|whether|how|what"
-    r"|why|when|where|who|which)|(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to )?know"
-    r"|(?:idk|dunno|i don'?t know|i dont know|i do not know|no clue) (?:how|what|why|if|whether|where"
+    r"|why|when|where|who|which)|(?:i'?d|i would|i should|i want to|i wanna|i need to"
+    r"|id) (?:like to )?know"
+    r"|(?:idk|dunno|i don'?t know|i dont know|i do not know|no clue) (?:how|what|why|if|whether"
+    r"|where"
     r"|when|which|who)"
     r"|want to know|curious (?:if|whether|how|what|why|about)|not sure (?:if|whether|how|what|why"
     r"|when|where|which|who)|no idea (?:how|what|why|if|whether|where|when)|can'?t remember (?:if"
-    r"|whether|what|how|when|where|who|which)|(?:trying|want) to (?:figure|work) out (?:how|what|why"
+    r"|whether|what|how|when|where|who|which)|(?:trying|want) to (?:figure|work) out (?:how|what"
+    r"|why"
     r"|whether|if|which)|(?:remind|tell|show|teach) me (?:what|which|when|where|who|how|whether|if"
     r"|why|about)\b|explain (?:how|why|what|when|whether|the difference)\b|help me understand"
     r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when)|any (?:idea|ideas|clue)"
@@ -114,7 +117,8 @@ SMALL_TALK_FORMULA = re.compile(
 )
 
 THANKS_CLOSER = re.compile(
-    r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]|ta))\W*$",
+    r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]"
+    r"|ta))\W*$",
     _I,
 )
 
@@ -128,7 +132,8 @@ HYPOTHETICAL_START = re.compile(
 HYPOTHETICAL_ANY = re.compile(
     r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
     r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
-    r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of|abt|bout)|considering"
+    r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of|abt|bout)"
+    r"|considering"
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
@@ -147,7 +152,8 @@ TRANSIENT = re.compile(
     r"\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
     r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "
     r"(?:bit|sec|second|minute|moment)|brb)\b"
-    r"|\b(?:i'?m|i am|im) (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired|exhausted|"
+    r"|\b(?:i'?m|i am|im) (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired"
+    r"|exhausted|"
     r"sleepy|hungry|thirsty|sick|ill|unwell|bored|stressed|jet-?lagged|hungover|upset|annoyed|"
     r"frustrated|confused|nervous|worried|anxious|overwhelmed|relieved|"
     r"under the weather|running late|in a (?:rush|hurry))\b"
@@ -181,7 +187,8 @@ TRANSIENT = re.compile(
     r"|walking|driving|heading|queueing|queuing|commuting)\b|\b(?:in|on) (?:the )?(?:train|bus"
     r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b|\blast night\b"
     r"|\bmid-(?:incident|meeting|call|shift|flight)\b|\brunning on (?:fumes|empty|no sleep)\b"
-    r"|^\W*typing (?:with|from|on|in)\b|\b(?:hours? of sleep|barely slept|no sleep|didn'?t sleep)\b",
+    r"|^\W*typing (?:with|from|on|in)\b|\b(?:hours? of sleep|barely slept|no sleep"
+    r"|didn'?t sleep)\b",
     _I,
 )
 

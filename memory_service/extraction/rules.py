@@ -112,7 +112,9 @@ def _is_vague(text: str) -> bool:
     and that") with at most one content word beside it ("doing some stuff with models lately").
     """
     words = _words(text)
-    content = [w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS]
+    content = [
+        w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS
+    ]
     return not content or (len(content) <= 1 and bool(lx.VAGUE.search(text)))
 
 

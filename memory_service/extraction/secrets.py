@@ -78,8 +78,23 @@ _NOT_VALUES = frozenset(
 )
 # What a credential setting may be set to without holding one.
 _ASSIGNED_NON_VALUES = frozenset(
-    "true false none null yes no required optional changeme redacted [redacted] ******** *** "
-    "env secret".split()
+    [
+        "true",
+        "false",
+        "none",
+        "null",
+        "yes",
+        "no",
+        "required",
+        "optional",
+        "changeme",
+        "redacted",
+        "[redacted]",
+        "********",
+        "***",
+        "env",
+        "secret",
+    ]
 )
 _DETERMINERS = frozenset(("a", "an", "the", "my", "our", "your", "this", "that", "it"))
 _UNITS_AFTER_NUMBER = re.compile(r"\s+(?:characters|chars|digits|letters|long|days|months)\b")
