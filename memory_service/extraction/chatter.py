@@ -229,7 +229,8 @@ def is_exclamation(content: str) -> bool:
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
     r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|no longer"
-    r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office))\b|^\W*(?:actually"
+    r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office)|in (?:the )?future"
+    r"|from now on|going forward|whenever|by default)\b|^\W*(?:actually"
     r"|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
     _I,

@@ -244,7 +244,8 @@ def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
     not a question.
     """
     for match in lx.QUESTION_MARK.finditer(text):
-        if not any(start <= match.start() < end for start, end in secrets):
+        # A mark right after a secret may end it ("jsmith / Saffron_1971?").
+        if not any(start <= match.start() <= end for start, end in secrets):
             return True
     return any(
         lx.INTERROGATIVE.search(text[start:end])

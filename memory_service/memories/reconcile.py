@@ -32,6 +32,10 @@ _CORRECTION = re.compile(
 )
 
 
+# "I also swim on Sundays" adds to "I run three times a week"; it changes nothing.
+_ADDITION = re.compile(r"\b(also|too|as well|another|in addition|plus)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Relation:
     action: str  # MERGE or CONTRADICT
@@ -97,6 +101,6 @@ def related_memory(*, org: Organisation, content: str, subject: str) -> Relation
     shared, best = max(scored, key=lambda item: item[0])
     if shared == len(wanted):
         return Relation(MERGE, best)  # it says nothing the held memory does not
-    if shared and not reads_as_correction(content):
+    if (shared or _ADDITION.search(content)) and not reads_as_correction(content):
         return None  # it adds to what is held ("Biscuit is my dog, a beagle"): a memory of its own
     return Relation(CONTRADICT, held[0])

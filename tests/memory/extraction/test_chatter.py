@@ -1,0 +1,121 @@
+"""Requests of the moment, chatter, vagueness and questions without a mark are not filed as facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_service.extraction.candidates import QUESTION, SMALL_TALK, TOO_VAGUE, TRANSIENT
+from memory_service.extraction.rules import extract
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Draft the migration with it, please.",
+        "jot that somewhere for me",
+        "make the CI config pls",
+        "rewrite that email, less formal",
+        "Here's one from a fund in Denver, draft something polite that says we're full.",
+    ],
+)
+def test_a_request_about_the_message_at_hand_is_transient(message):
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert [r.reason for r in extraction.rejected] == [TRANSIENT]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Always draft migrations with a rollback step.",
+        "From now on, make the CI config use Python 3.12.",
+        "Whenever I paste an error, explain the likely cause first.",
+        "In future, write user stories in the usual format.",
+        "By default, answer in British English.",
+    ],
+)
+def test_a_standing_instruction_is_kept(message):
+    assert [c.content for c in extract(message).candidates] == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ("lol the dog just sat on my laptop", SMALL_TALK),
+        ("long day, the queue was out the door", TRANSIENT),
+        ("on my phone till the power's back", TRANSIENT),
+        ("gimme a sec", SMALL_TALK),
+        ("no wait, forget that", SMALL_TALK),
+        ("work is work", SMALL_TALK),
+        ("Writers write.", SMALL_TALK),
+        ("thanks love, you're a star", SMALL_TALK),
+        ("as my mother used to say, a rolling stone gathers no moss.", SMALL_TALK),
+        ("Moin!", SMALL_TALK),
+        ("I've been doing some stuff with models lately.", TOO_VAGUE),
+    ],
+)
+def test_chatter_is_not_filed(message, reason):
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert [r.reason for r in extraction.rejected] == [reason]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I do ear training on the bus every morning.",
+        "I am no longer at the insurance company, since this month I work for a startup.",
+        "ci runs on github actions.",
+        "Ella has been vegetarian since last summer.",
+        "Hate foams.",
+    ],
+)
+def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
+    assert extract(message).candidates
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "whats the quickest way to rotate these logs",
+        "any idea how I undo a rebase",
+        "I was wondering whether Postgres 16 supports that",
+        "tell me how to set up a cron job",
+        "wait whats the formula for the area of a trapezoid",
+        "idk how to ask a girl to homecoming without it being weird help",
+        "I should like to know how one changes the font size on an iPad.",
+        "do u know if trains run on sunday",
+        "I have a question to you: how can I make the Gradle build cache shared",
+    ],
+)
+def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
+    extraction = extract(f"I use Vim. {message}")
+    assert extraction.lookup
+    assert extraction.candidates == []
+    assert {r.reason for r in extraction.rejected} == {QUESTION}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Have a good weekend!",
+        "When you give feedback, tell me what isn't working first.",
+        "yo whats good lol.",
+        "Don't use emojis in anything you write for me.",
+    ],
+)
+def test_an_order_a_condition_or_a_greeting_is_not_a_lookup(message):
+    assert not extract(message).lookup
+
+
+def test_pasted_material_is_one_transient_rejection_and_the_sentence_around_it_is_read():
+    message = (
+        "We run everything on Kubernetes.\n"
+        "here's the crash:\n"
+        "Traceback (most recent call last):\n"
+        '  File "app.py", line 3, in <module>\n'
+        "KeyError: 'user'"
+    )
+    extraction = extract(message)
+    assert [c.content for c in extraction.candidates] == ["We run everything on Kubernetes."]
+    assert [r.reason for r in extraction.rejected] == [TRANSIENT]

@@ -1,0 +1,85 @@
+"""Credentials given in prose, in any order and with any separator, are refused whole and shown
+redacted; statements about credentials that hold none are still learned."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_service.extraction.candidates import SECRET
+from memory_service.extraction.rules import extract
+from memory_service.extraction.secrets import redact
+
+# Every value below is invented.
+CREDENTIALS = [
+    ("user svc_ops, password Kite-Fern-4410", "Kite-Fern-4410"),
+    ("the pw is Tulip-88-Rain", "Tulip-88-Rain"),
+    ("the wifi password is bluebird", "bluebird"),
+    ("Kite-Fern-4410 is my password now", "Kite-Fern-4410"),
+    ("bluebird is my password now", "bluebird"),
+    ("my login is mia.r / Pumpkin88", "Pumpkin88"),
+    ("jsmith / Saffron_1971?", "Saffron_1971"),
+    ("the alarm code is 4471", "4471"),
+    ("gate code 9921#", "9921"),
+    ("Back door's 1198.", "1198"),
+    ("safe combination is 12-34-56", "12-34-56"),
+    ("voicemail pin 7734", "7734"),
+    ("badge PIN for the new starter in radiology, J. Amadi, is 6620", "6620"),
+    ("card 4111 1111 1111 1111 exp 04/27 cvv 331", "331"),
+    ("account number 00123456, routing 021000021", "021000021"),
+    ("Rent goes to IE41 WODZ 3560 5443 1183 18 on the first.", "IE41 WODZ 3560 5443 1183 18"),
+    ("licence key ABCD-EFGH-IJKL-MNOP", "ABCD-EFGH-IJKL-MNOP"),
+    ("recovery key is 4F2A-99C1-7B3E-0D6F", "4F2A-99C1-7B3E-0D6F"),
+    ("backup codes: 8841-2231, 9921-0032, 1177-5534", "9921-0032"),
+    ("wifi key: sunnyday2024", "sunnyday2024"),
+    ("app password xqwp lzhl pnfe uhrz", "xqwp lzhl pnfe uhrz"),
+    ("Mi contraseña es Urchin-Copper-6033.", "Urchin-Copper-6033"),
+    ("let me spell the wifi key: two, uppercase Q, e, eight", "uppercase Q"),
+    ("curl -u deploy:WaffleLotus1642 https://ci.internal/job", "WaffleLotus1642"),
+    ("redis://:Badger.Zephyr.751@cache-01:6379/0", "Badger.Zephyr.751"),
+    ('POSTGRES_PASSWORD: "OqZ&2+AKcFK0"', "OqZ&2+AKcFK0"),
+    ("its nimbussparrowmuffin for the hulu acct", "nimbussparrowmuffin"),
+    (
+        "Trezor backup: mirror jungle dinner useful buffalo shallow umbrella invest lemon ripple"
+        " engine vendor",
+        "mirror jungle dinner",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "value"), CREDENTIALS)
+def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert [r.reason for r in extraction.rejected] == [SECRET]
+    assert value not in extraction.rejected[0].content
+    assert "[redacted]" in extraction.rejected[0].content
+    assert value not in redact(message)
+
+
+def test_the_rest_of_a_message_with_a_credential_is_still_learned():
+    extraction = extract("The door code is 2290#; I keep forgetting it. I keep a paper diary.")
+    assert [c.content for c in extraction.candidates] == ["I keep a paper diary."]
+    assert [r.content for r in extraction.rejected] == [
+        "The door code is [redacted]; I keep forgetting it."
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I keep my passwords in 1Password.",
+        "The PIN pad at the office is broken.",
+        "I rotate our API keys every 90 days.",
+        "I use a YubiKey 5C for 2FA.",
+        "Our staging database is Postgres 15 on port 5432.",
+        "I changed my password in 2023.",
+        "The gate code changes every month.",
+        "My password manager is set to generate 24-character passwords by default.",
+        "The password reset outage is tracked as ticket SEC-4821.",
+        "I prefer ed25519 SSH keys.",
+        "I keep API keys in GitHub secrets.",
+        "My login for work uses SSO through Okta.",
+    ],
+)
+def test_a_statement_about_credentials_holding_none_is_learned(message):
+    assert [c.content for c in extract(message).candidates] == [message]

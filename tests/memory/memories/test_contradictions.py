@@ -1,0 +1,47 @@
+"""POST /v1/turns: a statement giving a held subject another value opens a tension, however it is
+phrased; a restatement or an addition does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_service.memories.models import Memory
+from memory_service.tensions.models import Tension
+from tests.memory.memories.test_turns_api import turn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("held", "changed"),
+    [
+        ("My favourite language is Rust.", "My favourite language is Go these days."),
+        ("I prefer dark mode in every editor.", "Actually I prefer light mode now."),
+        ("We deploy on Tuesdays.", "deploys moved to thursdays"),
+        ("Sous chef is Dani, allergic to shellfish.", "Kofi's my sous chef these days, Dani left."),
+        ("I drink my coffee black.", "I no longer drink coffee black, oat milk is my thing."),
+        ("My team lead is Ros.", "Ros has left; Marcus is my team lead."),
+    ],
+)
+def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):
+    older = turn(api, held)["memories"][0]
+    body = turn(api, changed)
+    assert body["counts"]["tensions"] == 1
+    tension = Tension.objects.for_org(org).get()
+    assert tension.older_id == older["id"]
+    newer = Memory.objects.get(pk=tension.newer_id)
+    assert newer.subject == Memory.objects.get(pk=older["id"]).subject
+
+
+@pytest.mark.parametrize(
+    ("held", "again"),
+    [
+        ("I use Vim for everything.", "I use Vim for everything."),
+        ("Biscuit is my dog.", "Biscuit is my dog, a beagle."),
+        ("I run three times a week.", "I also swim on Sundays."),
+    ],
+)
+def test_a_restatement_or_an_addition_opens_no_tension(api, org, held, again):
+    turn(api, held)
+    assert turn(api, again)["counts"]["tensions"] == 0
+    assert not Tension.objects.for_org(org).exists()
