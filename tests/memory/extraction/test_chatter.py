@@ -1,4 +1,4 @@
-"""Requests of the moment, chatter, vagueness and questions without a mark are not filed as facts."""
+"""Requests of the moment, chatter, vagueness and unmarked questions are not filed as facts."""
 
 from __future__ import annotations
 
