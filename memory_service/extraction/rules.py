@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory_service.extraction import chatter
+from memory_service.extraction import chatter, questions
 from memory_service.extraction import lexicon as lx
 from memory_service.extraction.candidates import (
     FACT,
@@ -187,7 +187,7 @@ def _read(text: str, span: Span, out: Extraction) -> None:
         _is_small_talk(content)
         or chatter.MANAGEMENT.match(content)
         or chatter.is_exclamation(content)
-        or lx.GREETING_QUESTION.match(content)
+        or questions.GREETING_QUESTION.match(content)
     ):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
@@ -243,14 +243,14 @@ def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
     A condition opening an instruction ("When you give feedback, tell me what isn't working") is
     not a question.
     """
-    for match in lx.QUESTION_MARK.finditer(text):
+    for match in questions.QUESTION_MARK.finditer(text):
         # A mark right after a secret may end it ("jsmith / Saffron_1971?").
         if not any(start <= match.start() <= end for start, end in secrets):
             return True
     return any(
-        lx.INTERROGATIVE.search(text[start:end])
+        questions.INTERROGATIVE.search(text[start:end])
         and not lx.CONDITION_CLAUSE.match(text[start:end])
-        and not lx.GREETING_QUESTION.match(text[start:end])
+        and not questions.GREETING_QUESTION.match(text[start:end])
         for start, end in spans
     )
 

@@ -1,0 +1,219 @@
+"""What a credential looks like in words: the cues that name one, and the shapes of its value.
+
+``credentials`` reads sentences with these. A cue is strong when it names a credential outright
+("password", "PIN", "gate code") and weak when it is an ordinary word too ("key", "login", "card").
+"""
+
+from __future__ import annotations
+
+import re
+
+# Cues that name a credential outright: after "password" even a plain word is the secret.
+STRONG = (
+    r"pass(?:word|wd|wrd|owrd|wort|word's|phrase|code|key)?s?|pasword|paswd|pword|pswd|pwd|pw|p/w"
+    r"|pins?(?:\s*(?:code|number|no|#))?|cvv2?|cvc|csc|combo|combination"
+    r"|(?:alarm|gate|door|safe|locker|voicemail|garage|entry|access|keypad|lock ?box|key ?box"
+    r"|key ?safe|building|lock|padlock|unlock|security|verification|recovery|backup|admin|wifi"
+    r"|wi-fi|alarm system|front door|back door|side door|house|apartment|intercom|buzzer)"
+    r"\s*codes?"
+    r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
+    r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
+    r"|master|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
+    # The word for password in the languages users most often slip into.
+    r"|contrase[ñn]a|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
+    r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre|kata\s+sandi|пароль"
+)
+# Scripts written without blanks take the cue wherever it stands.
+CJK_CUE = re.compile(r"パスワード|暗証番号|密码|密碼|비밀번호")
+# Cues that are ordinary words too ("the key insight", "a login page"): only a value-like token
+# near them makes a credential.
+WEAK = (
+    r"(?:api|access|secret|private|signing|licen[cs]e|product|serial|activation|registration"
+    r"|recovery|encryption|master|wifi|wi-fi|wpa2?|wpa3|network|app|client|consumer|deploy|bot"
+    r"|admin|root|ssh|pgp|gpg|stripe|openai|aws|azure|twilio|sendgrid|mailgun|datadog|slack)"
+    r"[\s_-]?keys?"
+    r"|api[\s_-]?key|apikey|keys?|tokens?|secrets?|credentials?|creds|login|log-?in|sign-?in"
+    r"|user\s?(?:name|id)|usr|user|account(?:\s+(?:number|no|#))?|acct|routing(?:\s+number)?"
+    r"|aba|iban|bic|swift|sort\s+code|card(?:\s+number)?|ssn|social\s+security(?:\s+number)?"
+    r"|2fa|mfa|otp|totp|psk|pre-?shared(?:\s+key)?|bearer|authori[sz]ation|auth|session"
+    r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
+    # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
+    r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
+    r"|wifi|wi-fi|network|unlock(?:s|ed)?|badge|locks?"
+    r"|voicemail|panel|punch\s+in|key\s+in|type\s+in|enter|dial|combo"
+)
+CUE = re.compile(rf"(?<![\w/.-])(?:(?P<strong>{STRONG})|(?P<weak>{WEAK}))(?![\w/-])", re.I)
+
+TOKEN = re.compile(r"\S+")
+EDGE = "\"'`()[]{}<>.,;:!?*"
+# A cue and its value stand this many tokens apart at most; a strong cue reaches the whole
+# sentence ("badge PIN for the new starter in radiology, J. Amadi, is 6620").
+WINDOW = 8
+# Words that follow a cue without being its value ("my password is too short").
+NOT_VALUES = frozenset(
+    """
+    a an the my our your his her their its this that these those it there here below above is was
+    are were be been being am following not no still too very so same secure strong weak long short
+    safe required needed stored saved kept in on at of for to and or but set changed reset expired
+    missing wrong correct incorrect different empty blank private public secret hidden encrypted
+    hashed now also just always never managed rotated written somewhere unknown visible shared none
+    valid invalid what which where who how when why easy hard simple complicated protected new old
+    same with without from by via into as if then than i me we us you they he she them him
+    against over under about after before through across behind between during within per like
+    manager managers vault app apps page pages screen field box prompt policy policies reset resets
+    rotation rules rule change changes every each all any some one two three four five
+    lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
+    bitwarden dashlane authy redacted
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
+NOT_VALUE_SHAPES = re.compile(
+    r"""^(?:
+      v?\d+(?:\.\d+)+[a-z]?            # a version: 3.11, v2.0.1
+    | \d{1,2}(?::\d\d){1,2}(?:am|pm)?  # a time: 10:30, 9:00pm
+    | \d{1,2}(?:am|pm)                 # 9am
+    | \d+(?:st|nd|rd|th|s|k|m|gb|mb|tb|kb|ms|px|%)  # 1st, 1990s, 5k, 16gb, 200ms, 50%
+    | [$€£¥]\d[\d,.]*                  # money
+    | (?:19|20)\d\d                    # a year
+    | \d{4}-\d\d-\d\d                  # an ISO date
+    | (?-i:[a-z]{1,4}\d{1,5}|[a-z]{5,7}\d{1,2}|[A-Z]{1,3}\d{1,4}|[A-Z][a-z]{1,3}\d{1,4})
+                                       # technical names: ed25519, sha256, python3, X86, IPv6
+    | (?-i:[A-Z]{0,5}\d{2,5}[A-Z]{1,4})  # model numbers: 100F, SFW123GDC
+    | \d{1,3}                          # short numbers (a strong cue still takes them)
+    | \d+-[a-z]+(?:-[a-z]+)*            # compounds: 60-day, 24-character
+    | \d{1,3}-\d{1,3}                   # ranges: 30-40
+    | [A-Za-z0-9]{1,3}                 # too short to unlock anything: 2FA, 20P
+    )$""",
+    re.I | re.X,
+)
+# Tracker references name a piece of work: PROJ-4412, JIRA-12.
+REFERENCE = re.compile(r"^(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|[A-Z]{2,5}\d{5,10})$")
+REFERENCE_WORDS = frozenset(
+    [
+        "ticket",
+        "issue",
+        "order",
+        "invoice",
+        "pr",
+        "build",
+        "version",
+        "release",
+        "flight",
+        "room",
+        "ext",
+        "extension",
+        "called",
+        "named",
+        "titled",
+    ]
+)
+# Places, handles and addresses name things; they unlock nothing.
+LOCATION = re.compile(
+    r"^(?:https?://|www\.|/|~/|\./|@[\w.-]+$|[\w.+-]+@[\w-]+\.[\w.-]+$)"
+    r"|\.(?:com|org|net|io|py|js|md|txt|json)$"
+)
+# Numbers these words announce are counts, places or references, not codes.
+NUMBER_CONTEXT = frozenset(
+    """
+    port ports room floor line lines page pages version ver step steps flight route bus suite unit
+    apartment apt ext extension ticket issue issues pr order invoice build release chapter since in
+    from until till by of at after before every for about around over under than top last first
+    year years aged age number no
+    """.split()  # noqa: SIM905
+)
+UNITS = re.compile(
+    r"\s*(?:characters|chars|digits|letters|long|days?|weeks?|months?|years?|hours?|minutes?"
+    r"|mins?|seconds?|times|people|users|keys|tokens|attempts|tries|percent)\b",
+    re.I,
+)
+SYMBOLS = frozenset("!@#$%^&*+=~|?")
+# "admin / Sunflower77", "mia@x.com / Pumpkin88": after a login cue, what follows the slash.
+LOGIN_PAIR = re.compile(
+    r"(?<![^\s(])(?P<name>[\w.@+-]{2,})(?:(?P<blank>\s+[/|]\s*|\s*[/|]\s+)|[/|])"
+    r"(?P<value>[^\s/|]+)(?=\s|$|[.,;!?)])"
+)
+# Dictated spelling: "capital T, lowercase r, zero, u".
+SPELLING = re.compile(
+    r"(?:\b(?:capital|upper ?case|lower ?case|small|the (?:letter|number|digit))\s+\w\b[\s,;-]*"
+    r"(?:\w{1,5}\b[\s,;-]*){0,3}){2,}[^.;\n]*",
+    re.I,
+)
+DIGIT_WORDS = re.compile(
+    r"\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b[\s,-]*){3,}", re.I
+)
+# "token=abc123", "pw:hunter2": the value is what follows the name.
+ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
+SEPARATORS = frozenset(("is", "was", "are", "it's", "its", "=", "->", "reads", "says"))
+FILLERS_AFTER_SEPARATOR = frozenset(
+    ("now", "still", "just", "literally", "actually", "set", "to", "currently", "always", "")
+)
+LEADS = frozenset(("changed", "set", "reset", "updated", "switched", "moved"))
+PHRASE_STARTS = frozenset(
+    """
+    for at on to of in from with about under behind the my our your his her their this that
+    """.split()  # noqa: SIM905
+)
+DETERMINERS = frozenset(
+    ["a", "an", "the", "my", "our", "your", "his", "her", "their", "this", "that", "these", "those"]
+)
+SEPARATOR_MARKS = frozenset(("-", "--", "\u2014", "\u2013", "->", "\u2192", "=", ":"))
+# A strong cue's separator stands this many words after it at most ("PIN for my card is ...").
+SEPARATOR_REACH = 8
+# "its nimbussparrowmuffin for the hulu acct": the value named for an account.
+FOR_ACCOUNT = re.compile(
+    rf"\b(?:it'?s|it is)\s+(?P<value>[^\s,.]+)\s+(?:for|on)\s+(?:the|my|our)\s+(?:[\w-]+\s+){{0,2}}"
+    rf"(?:{WEAK}|{STRONG})(?![\w-])",
+    re.I,
+)
+# "bluebird is my password now": the value before the cue.
+VALUE_FIRST = re.compile(
+    rf"(?<!\S)(?P<value>[^\s\"'`]+)\s+(?:is|was|will be|=)\s+(?:now\s+|still\s+)?"
+    rf"(?:my|the|our|your|his|her|their)\s+(?:new\s+|current\s+|old\s+)?(?:[\w-]+\s+){{0,2}}"
+    rf"(?:{STRONG})(?![\w-])",
+    re.I,
+)
+# "lotus-vesper-saffron": words chained into a passphrase.
+CHAIN = re.compile(r"^[a-z]+(?:-[a-z]+){2,}[.,;!?]*$")
+# A wallet's seed: twelve or more short lowercase words with no small word between them.
+SEED = re.compile(r"(?<![\w-])(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}(?![\w-])")
+SMALL_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "you",
+        "your",
+        "are",
+        "was",
+        "that",
+        "this",
+        "from",
+        "have",
+        "has",
+        "not",
+        "but",
+        "all",
+        "can",
+        "our",
+        "out",
+        "its",
+    ]
+)
+# Names in code: getElementById2024Handler, AbstractSingletonProxyFactoryBean2.
+IDENTIFIER = re.compile(r"^(?:[a-z]+(?:[A-Z][a-z]+){2,}|(?:[A-Z][a-z]+){3,})\w*$")
+SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*$")
+# A value introduced by a separator runs to the end of its clause ("pass is Gravel hollow delta").
+CLAUSE_END = re.compile(r"[,;]\s|[.!?](?:\s|$)|\s(?:and|but|so|because|which)\s|$")
+# Licence keys: four or more hyphenated groups of four or five (a UUID's groups differ in length).
+KEY_GROUPS = re.compile(r"(?<![\w-])[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){3,}(?![\w-])")
+# Keys read out in groups: "ABCD-EFGH-IJKL-MNOP", and app passwords "xqwp lzhl pnfe uhrz" (blank
+# separated groups of four, one without a vowel: English words have vowels).
+GROUPS = re.compile(
+    r"(?<![\w-])(?:[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){3,}"
+    r"|(?=(?:[a-z]{4} ){0,7}[b-df-hj-np-tv-xz]{4}\b)[a-z]{4}(?: [a-z]{4}){3,})(?![\w-])"
+)
+# Passwords people make: letters, digits and a capital or a symbol (Juniper-Copper-6581,
+# Clover_2017$).
+PASSWORD_SHAPE = re.compile(
+    r"^(?=.*[a-z])(?=.*\d)(?=.*(?:[A-Z]|[!@#$%^&*+=?~_]))(?![A-Za-z]+\d+(?:\.\d+)+$)\S{8,}$"
+)
