@@ -18,13 +18,15 @@ STRONG = (
     r"\s*codes?"
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
     r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
+    r"|first\s+(?:pet|car|school|teacher|job|boss)|city\s+of\s+birth|childhood\s+(?:best\s+)?friend"
+    r"|favou?rite\s+teacher|street\s+(?:i|you|we)\s+grew\s+up\s+on|answers?\s+i\s+(?:set|gave|used)"
     r"|master|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
     # The word for password in the languages users most often slip into.
     r"|contrase[ñn]a|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
-    r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre|kata\s+sandi|пароль"
+    r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre(?:si|m|n)?|kata\s+sandi|пароль"
 )
 # Scripts written without blanks take the cue wherever it stands.
-CJK_CUE = re.compile(r"パスワード|暗証番号|密码|密碼|비밀번호")
+CJK_CUE = re.compile(r"パスワード|暗証番号|番号|密码|密碼|验证码|비밀번호|번호")
 # Cues that are ordinary words too ("the key insight", "a login page"): only a value-like token
 # near them makes a credential.
 WEAK = (
@@ -41,8 +43,17 @@ WEAK = (
     r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
     r"|wifi|wi-fi|network|unlock(?:s|ed)?|badge|locks?"
     r"|voicemail|panel|punch\s+in|key\s+in|type\s+in|enter|dial|combo"
+    r"|c[óo]digo|codice|kod|kodu|kombination|combinaison|combinazione|combinaci[óo]n|tresor"
+    r"|a/c|acc|conta|ag[êe]ncia|ifsc|bsb|clabe|transit|iban"
 )
 CUE = re.compile(rf"(?<![\w/.-])(?:(?P<strong>{STRONG})|(?P<weak>{WEAK}))(?![\w/-])", re.I)
+
+# "error code 0x80190001", "zip code 90210": these codes identify, they do not unlock.
+NOT_A_CREDENTIAL = re.compile(
+    r"\b(?:error|status|exit|return|response|http|zip|post|postal|area|country|source|promo|discount"
+    r"|coupon|tracking|item|model|part|sku|qr|bar|colou?r|dress|morse|diagnostic|obd|fault)\s+$",
+    re.I,
+)
 
 TOKEN = re.compile(r"\S+")
 EDGE = "\"'`()[]{}<>.,;:!?*"
@@ -81,6 +92,8 @@ NOT_VALUE_SHAPES = re.compile(
     | \d{1,3}                          # short numbers (a strong cue still takes them)
     | \d+-[a-z]+(?:-[a-z]+)*            # compounds: 60-day, 24-character
     | \d{1,3}-\d{1,3}                   # ranges: 30-40
+    | 0x[0-9a-f]+                      # error and status codes: 0x80190001
+    | (?-i:(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,12})  # short commit hashes: 9f2c4e1
     | [A-Za-z0-9]{1,3}                 # too short to unlock anything: 2FA, 20P
     )$""",
     re.I | re.X,
@@ -144,7 +157,10 @@ DIGIT_WORDS = re.compile(
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
 SEPARATORS = frozenset(("is", "was", "are", "it's", "its", "=", "->", "reads", "says"))
 FILLERS_AFTER_SEPARATOR = frozenset(
-    ("now", "still", "just", "literally", "actually", "set", "to", "currently", "always", "")
+    (
+        *("now", "still", "just", "literally", "actually", "set", "to", "currently", "always"),
+        *("all", "lowercase", "uppercase", "caps", "simply", ""),
+    )
 )
 LEADS = frozenset(("changed", "set", "reset", "updated", "switched", "moved"))
 PHRASE_STARTS = frozenset(
@@ -157,7 +173,7 @@ DETERMINERS = frozenset(
 )
 SEPARATOR_MARKS = frozenset(("-", "--", "\u2014", "\u2013", "->", "\u2192", "=", ":"))
 # A strong cue's separator stands this many words after it at most ("PIN for my card is ...").
-SEPARATOR_REACH = 8
+SEPARATOR_REACH = 10
 # "its nimbussparrowmuffin for the hulu acct": the value named for an account.
 FOR_ACCOUNT = re.compile(
     rf"\b(?:it'?s|it is)\s+(?P<value>[^\s,.]+)\s+(?:for|on)\s+(?:the|my|our)\s+(?:[\w-]+\s+){{0,2}}"
@@ -170,6 +186,15 @@ VALUE_FIRST = re.compile(
     rf"(?:my|the|our|your|his|her|their)\s+(?:new\s+|current\s+|old\s+)?(?:[\w-]+\s+){{0,2}}"
     rf"(?:{STRONG})(?![\w-])",
     re.I,
+)
+# One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".
+DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,3}(?![\w-])")
+# Base32 secrets (TOTP seeds): long runs of capitals and the digits 2-7.
+BASE32 = re.compile(r"(?<![\w])(?=(?:[A-Z]*[2-7]){2})[A-Z2-7]{16,}(?![\w])")
+# Secrets in code: jwtKey = []byte("..."), API_TOKEN := "...", apiKey: '...'.
+CODE_SECRET = re.compile(
+    r"(?i:\b[\w.-]*(?:key|token|secret|passw(?:or)?d|pwd|auth|credential)[\w.-]*)[\"']?\s*(?::=|=|:)"
+    r"[^\"'\n]{0,20}[\"'](?P<value>[^\"'\n]{4,})[\"']"
 )
 # "lotus-vesper-saffron": words chained into a passphrase.
 CHAIN = re.compile(r"^[a-z]+(?:-[a-z]+){2,}[.,;!?]*$")
@@ -215,5 +240,8 @@ GROUPS = re.compile(
 # Passwords people make: letters, digits and a capital or a symbol (Juniper-Copper-6581,
 # Clover_2017$).
 PASSWORD_SHAPE = re.compile(
-    r"^(?=.*[a-z])(?=.*\d)(?=.*(?:[A-Z]|[!@#$%^&*+=?~_]))(?![A-Za-z]+\d+(?:\.\d+)+$)\S{8,}$"
+    # An underscore alone makes a snake_case name (caching_sha2_password), not a password.
+    r"^(?:(?=.*[a-z])(?=.*\d)(?=.*(?:[A-Z]|[!@#$%^&*+=?~]))(?![A-Za-z]+\d+(?:\.\d+)+$)\S{8,}"
+    # ... but words joined by underscores and ending in digits are one (pinecone_lodge_6630).
+    r"|[a-z]+(?:_[a-z0-9]+)*_\d{2,})$"
 )

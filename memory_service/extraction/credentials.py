@@ -9,15 +9,19 @@ this refuses: a refused fact costs one memory, a kept password costs the user's 
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from memory_service.extraction.credential_shapes import (
     ASSIGNMENT,
+    BASE32,
     CHAIN,
     CJK_CUE,
     CLAUSE_END,
+    CODE_SECRET,
     CUE,
     DETERMINERS,
+    DIGIT_GROUPS,
     DIGIT_WORDS,
     EDGE,
     FILLERS_AFTER_SEPARATOR,
@@ -28,6 +32,7 @@ from memory_service.extraction.credential_shapes import (
     LEADS,
     LOCATION,
     LOGIN_PAIR,
+    NOT_A_CREDENTIAL,
     NOT_VALUE_SHAPES,
     NOT_VALUES,
     NUMBER_CONTEXT,
@@ -67,7 +72,14 @@ def value_like(token: str, previous: str = "", following: str = "") -> bool:
         prior = previous.strip(EDGE).lower()
         return prior not in NUMBER_CONTEXT and not UNITS.match(following)
     # Inner capitals alone make product names (GitHub, PostgreSQL), not values.
-    return any(c.isdigit() for c in value) or any(c in SYMBOLS for c in value)
+    return any(c.isdigit() for c in value) or any(c in SYMBOLS for c in value) or _random(value)
+
+
+def _random(value: str) -> bool:
+    """Tell whether a long lowercase token lacks the vowels words have ("rjtklmwzqpvhbcsd")."""
+    if len(value) < 12 or not value.isalpha():
+        return False
+    return sum(c in "aeiouy" for c in value.lower()) < 0.2 * len(value)
 
 
 def password_shaped(token: str) -> bool:
@@ -83,8 +95,14 @@ def password_shaped(token: str) -> bool:
 
 
 def _plain_value(token: str) -> bool:
-    """Tell whether ``token`` may be a password after a strong cue ("password hunter")."""
+    """Tell whether ``token`` may be a password after a strong cue ("password hunter").
+
+    A plain word ending in "-ed" or "-ing" is the verb of the sentence ("the seed phrase is
+    stamped on steel"), not its value.
+    """
     value = token.strip(EDGE)
+    if value.isalpha() and value.islower() and value.endswith(("ed", "ing")):
+        return False
     return bool(value) and value.lower() not in NOT_VALUES and not LOCATION.search(value)
 
 
@@ -117,6 +135,8 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
     spans: list[Span] = []
     joined_start, joined_end = sentence[0].start(), sentence[-1].end()
     for cue in CUE.finditer(text, joined_start, joined_end):
+        if NOT_A_CREDENTIAL.search(text, max(0, cue.start() - 16), cue.start()):
+            continue
         at = next(i for i, t in enumerate(sentence) if t.end() > cue.start())
         last = next(i for i, t in enumerate(sentence) if t.end() >= cue.end())
         strong = cue.group("strong") is not None
@@ -224,9 +244,15 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
         if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
             spans += [m.span() for m in GROUPS.finditer(text, start, end)]
-        spans += [
-            _value_span(t) for t in sentence if CJK_CUE.search(t.group()) and value_like(t.group())
-        ]
+        if CJK_CUE.search(text, start, end):
+            # Without blanks the cue and its value share a token ("暗証番号は3918です").
+            spans += [_value_span(t) for t in sentence if _has_digits(t.group(), 3)]
+        if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
+            spans += [
+                m.span()
+                for m in DIGIT_GROUPS.finditer(text, start, end)
+                if _code(m.group()) and not _referenced(text, m.start())
+            ]
         spans += [_value_span(t) for t in sentence if password_shaped(t.group())]
         spans += [
             m.span()
@@ -234,6 +260,74 @@ def credential_spans(text: str) -> list[Span]:
             if not SMALL_WORDS & set(re.split(r"[ ,]+", m.group()))
         ]
         spans += [m.span() for m in KEY_GROUPS.finditer(text, start, end)]
+    spans += [m.span() for m in BASE32.finditer(text)]
+    spans += [m.span("value") for m in CODE_SECRET.finditer(text)]
+    return spans + _table_spans(text) + _answer_spans(text)
+
+
+def _has_digits(token: str, least: int) -> bool:
+    """Tell whether ``token`` holds at least ``least`` digits."""
+    return sum(c.isdigit() for c in token) >= least
+
+
+def _referenced(text: str, start: int) -> bool:
+    """Tell whether the number at ``start`` is announced as a reference ("Order #113-4478210")."""
+    before = text[max(0, start - 16) : start].lower().split()
+    return text[start - 1 : start] == "#" or bool(
+        before and before[-1].strip("#:") in REFERENCE_WORDS
+    )
+
+
+def _code(groups: str) -> bool:
+    """Tell whether digit groups read as a code ("339 801", "0-4-7-5") rather than a range."""
+    if re.fullmatch(r"\d{4}-\d\d-\d\d", groups):
+        return False  # an ISO date
+    digits = sum(c.isdigit() for c in groups)
+    parts = len(re.split(r"[ -]", groups))
+    return digits >= 6 or (parts >= 3 and digits >= 4)
+
+
+def _table_spans(text: str) -> list[Span]:
+    """Return the cells under a credential column of a pasted CSV ("name,username,password")."""
+    spans: list[Span] = []
+    columns: list[int] = []
+    width = 0
+    for line in re.finditer(r"[^\n]+", text):
+        cells = list(re.finditer(r"[^,\t]+", line.group()))
+        if len(cells) < 2:
+            columns = []
+            continue
+        names = [CUE.fullmatch(c.group().strip()) for c in cells]
+        if any(n and (n.group("strong") or n.group().lower() in _SECRET_COLUMNS) for n in names):
+            columns, width = [i for i, n in enumerate(names) if n], len(cells)
+            continue
+        if columns and len(cells) == width:
+            spans += [
+                (line.start() + cells[i].start(), line.start() + cells[i].end())
+                for i in columns
+                if cells[i].group().strip().lower() not in NOT_VALUES
+            ]
+    return spans
+
+
+_SECRET_COLUMNS = frozenset(("token", "secret", "key", "api_key", "apikey", "pin", "code"))
+
+
+def _answer_spans(text: str) -> list[Span]:
+    """Return a value on the short line that answers a line asking for a credential.
+
+    A pasted chat: "Agent: ... your account PIN?" then "Me: 90417".
+    """
+    spans: list[Span] = []
+    lines = list(re.finditer(r"[^\n]+", text))
+    for asked, answer in itertools.pairwise(lines):
+        if not CUE.search(asked.group()) or len(answer.group().split()) > 4:
+            continue
+        spans += [
+            (answer.start() + t.start(), answer.start() + t.end())
+            for t in TOKEN.finditer(answer.group())
+            if value_like(t.group()) or _has_digits(t.group(), 4)
+        ]
     return spans
 
 

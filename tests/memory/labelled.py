@@ -15,8 +15,8 @@ SETS = {
     "held-out": sorted((DATA / "holdout").glob("turns*.jsonl")),
 }
 SECRET_SUITES = {
-    "development": DATA / "secrets" / "suite.jsonl",
-    "held-out": DATA / "holdout" / "secrets.jsonl",
+    "development": sorted((DATA / "secrets").glob("suite*.jsonl")),
+    "held-out": [DATA / "holdout" / "secrets.jsonl"],
 }
 
 # The issue's targets hold on the development set. The held-out set is measured, never tuned on:
@@ -90,8 +90,11 @@ def by_persona(turns: list[dict]) -> dict[str, list[dict]]:
 
 def load_secret_suite(name: str) -> list[dict]:
     """Return the items of one secrets suite (``credential`` and ``adjacent``)."""
-    lines = SECRET_SUITES[name].read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines]
+    return [
+        json.loads(line)
+        for path in SECRET_SUITES[name]
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
 
 
 def is_chatter(turn: dict) -> bool:
