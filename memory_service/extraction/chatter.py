@@ -13,8 +13,10 @@ _I = re.IGNORECASE
 # Laughter, exclamations and emoticons: a clause carrying one is a reaction unless it also says
 # something about the user ("lol i use arch btw").
 REACTION = re.compile(
-    r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof|welp|ffs"
-    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B|[\U0001F300-\U0001FAFF]"
+    r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|ha(?: ha)+|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof"
+    r"|welp|ffs|rip|istg"
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B"
+    r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry)|cracked me up|can'?t believe|cannot believe",
     _I,
 )
@@ -32,6 +34,9 @@ MANAGEMENT = re.compile(
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
     r"|(?:(?:lovely|nice|great|good|a pleasure) to (?:meet|see|hear from|chat with) (?:you|u))\b"
     r"|i have a question (?:for|to) (?:you|u) later\b"
+    r"|(?:sorry|excuse|forgive|pardon) (?:for )?(?:my|the)"
+    r" (?:english|grammar|spelling|typos|brevity)"
+    r"|no (?:issues|problem|problems|worries|rush)\W*$"
     r"|(?:i'?m |i am )?(?:writing|putting|noting|jotting|leaving) (?:this|it|that) (?:down|here)\b"
     r"|i write (?:this |it )?here\b"
     # An announcement with nothing after it: "Quick brain dump before my next call."
@@ -39,7 +44,7 @@ MANAGEMENT = re.compile(
     r"(?: (?:on|about|before|for|from)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
     r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
-    r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,30}[.!?]*$)",
+    r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,60}[.!?]*$)",
     _I,
 )
 # A verdict on what was just said or done: "that's wonderful", "you're a star", "ur faster than".
@@ -65,7 +70,8 @@ SAYING = re.compile(
     r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my \w+|you) (?:used to |always )?says?\b|.*\bas (?:my \w+"
     r"|they) used to say"
-    r"|as they say|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
+    r"|.*\bas (?:they|the kids|people) (?:say|said)\W*$|as they say"
+    r"|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
     _I,
 )
@@ -73,7 +79,7 @@ SAYING = re.compile(
 # Verbs of one-off tasks. A sentence that opens with one, and is not a standing instruction, asks
 # for something now: "Draft the rota for next week", "rewrite that email, less formal".
 _TASK_VERBS = (
-    "draft|write|rewrite|redo|put|summari[sz]e|translate|make|create|generate|prepare|turn|convert|jot"
+    "draft|write|rewrite|redo|put|gen|summari[sz]e|translate|make|create|generate|prepare|turn|convert|jot"
     "|compose|outline|list|draw|sketch|fix|debug|refactor|tidy|clean|proofread|check|review|edit"
     "|reformat|shorten|expand|compare|find|look|book|schedule|plan|suggest|recommend|brainstorm"
     "|come up|give|send|mark|pick|help|walk|set up|build|add|update|calculate|work out|estimate"
@@ -94,7 +100,8 @@ REQUEST = re.compile(
 # A request after a comma: "Here's one from a fund, draft something polite", "heres the crash,
 # fix it".
 REQUEST_AFTER_COMMA = re.compile(
-    r",\s*(?:and\s+)?(?:pls |please |can you |could you )?(?:draft|write|rewrite|fix|summari[sz]e"
+    r"(?:,\s*|\s+and\s+)(?:pls |please |can you |could you )?"
+    r"(?:draft|write|rewrite|fix|summari[sz]e"
     r"|make|turn|translate|check|review|edit|reply|answer|proofread|tidy|format|sort)\s+"
     r"(?:it|this|that|something|me|a|an|the|these|those)\b",
     _I,
@@ -118,6 +125,7 @@ _PASTED_LINE = re.compile(
     | File\ ".*",\ line\ \d+                       # Python tracebacks
     | Traceback\b|(?:\w+\ )?(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
     | [\w.\-"'\ ]{1,24}:\s.*                       # "CPU: AMD Ryzen 7" (in a run of lines)
+    | .*\S\ {3,}\S.*                                # columns aligned with runs of blanks
     | \[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE|CRITICAL)\]?\b
     | \[?\d{4}-\d\d-\d\d[T\s]\d                     # timestamps
     | \d{1,2}:\d\d(?::\d\d)?\s                      # times at the start of a log line
@@ -132,6 +140,9 @@ _PASTED_LINE = re.compile(
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 # "here's the dbt profile section:", "the opening is below": an introduction to a paste.
 _INTRODUCTION = re.compile(r":\s*$|\b(?:below|as follows|the following)\W*(?:$|[;,.]\s)", _I)
+
+
+_POINTS_AT_PASTE = re.compile(r"^(?:\S+\s+){0,10}(?:this|these|here|below)\b[^.!?]{0,40}$", _I)
 
 
 def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> bool:
@@ -165,7 +176,11 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
         while run < len(lines) and _PASTED_LINE.match(lines[run][2]):
             run += 1
         if run - index >= 2:
-            spans.append((start, lines[run - 1][1]))
+            first = start
+            # "getting this when i ping the server" introduces the run that follows it.
+            if index and _POINTS_AT_PASTE.search(lines[index - 1][2]):
+                first = lines[index - 1][0]
+            spans.append((first, lines[run - 1][1]))
             index = run
             continue
         index += 1

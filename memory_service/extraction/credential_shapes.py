@@ -17,6 +17,8 @@ STRONG = (
     r"|wi-fi|alarm system|front door|back door|side door|house|apartment|intercom|buzzer)"
     r"\s*codes?"
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
+    r"|code\s+(?:de\s+)?(?:v[ée]rification|s[ée]curit[ée]|acc[èe]s|confirmation)"
+    r"|c[óo]digo\s+de\s+(?:verifica[çc][ãa]o|acesso|seguran[çc]a|verificaci[óo]n|acceso)"
     r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
     r"|first\s+(?:pet|car|school|teacher|job|boss)|city\s+of\s+birth|childhood\s+(?:best\s+)?friend"
     r"|favou?rite\s+teacher|street\s+(?:i|you|we)\s+grew\s+up\s+on|answers?\s+i\s+(?:set|gave|used)"
@@ -193,7 +195,9 @@ DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,3}(?![\w-])")
 BASE32 = re.compile(r"(?<![\w])(?=(?:[A-Z]*[2-7]){2})[A-Z2-7]{16,}(?![\w])")
 # Secrets in code: jwtKey = []byte("..."), API_TOKEN := "...", apiKey: '...'.
 CODE_SECRET = re.compile(
-    r"(?i:\b[\w.-]*(?:key|token|secret|passw(?:or)?d|pwd|auth|credential)[\w.-]*)[\"']?\s*(?::=|=|:)"
+    # KeyError: 'user' names an exception, not a setting.
+    r"(?i:\b(?![\w.-]*(?:error|exception)\b)[\w.-]*(?:key|token|secret|passw(?:or)?d|pwd|auth"
+    r"|credential)[\w.-]*)[\"']?\s*(?::=|=|:)"
     r"[^\"'\n]{0,20}[\"'](?P<value>[^\"'\n]{4,})[\"']"
 )
 # "lotus-vesper-saffron": words chained into a passphrase.

@@ -59,6 +59,8 @@ Span = tuple[int, int]
 
 def value_like(token: str, previous: str = "", following: str = "") -> bool:
     """Tell whether ``token`` reads like a code, key or password rather than a word or a number."""
+    if "redacted]" in token:
+        return False  # what redaction left behind reads as clean
     assignment = ASSIGNMENT.match(token)
     value = token[assignment.end() :] if assignment else token
     value = value.strip(EDGE)
@@ -106,14 +108,17 @@ def _plain_value(token: str) -> bool:
     return bool(value) and value.lower() not in NOT_VALUES and not LOCATION.search(value)
 
 
+_SHORT = frozenset(("no.", "nr.", "dr.", "st.", "mr.", "mrs.", "ms.", "vs.", "acct.", "approx."))
+
+
 def _sentences(tokens: list[re.Match[str]]) -> list[list[re.Match[str]]]:
     """Group tokens into sentences, so that a cue never reaches into the next one."""
     groups: list[list[re.Match[str]]] = [[]]
     for token in tokens:
         groups[-1].append(token)
         word = token.group()
-        # An initial ("J. Amadi") or an abbreviation does not end the sentence.
-        if SENTENCE_END.search(word) and len(word.strip(".")) > 1:
+        # An initial ("J. Amadi") or an abbreviation ("A/c no. 5010...") does not end the sentence.
+        if SENTENCE_END.search(word) and len(word.strip(".")) > 1 and word.lower() not in _SHORT:
             groups.append([])
     return [group for group in groups if group]
 
@@ -147,6 +152,8 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
                 continue
             # The word before may be the cue's own ("account number 70457988").
             previous = words[i - 1] if i and i != last + 1 else ""
+            if i == last + 2 and previous.strip(EDGE).lower() in ("no", "nr", "number", "#"):
+                previous = ""  # "A/c no. 5010...": the number the cue announces
             following = text[sentence[i].end() : sentence[i].end() + 16]
             if value_like(words[i], previous, following) or (strong and CHAIN.match(words[i])):
                 spans.append(_value_span(sentence[i]))
@@ -280,8 +287,8 @@ def _referenced(text: str, start: int) -> bool:
 
 def _code(groups: str) -> bool:
     """Tell whether digit groups read as a code ("339 801", "0-4-7-5") rather than a range."""
-    if re.fullmatch(r"\d{4}-\d\d-\d\d", groups):
-        return False  # an ISO date
+    if re.match(r"\d{4}-\d\d-\d\d", groups):
+        return False  # an ISO date, perhaps with the hour after it
     digits = sum(c.isdigit() for c in groups)
     parts = len(re.split(r"[ -]", groups))
     return digits >= 6 or (parts >= 3 and digits >= 4)
@@ -297,9 +304,9 @@ def _table_spans(text: str) -> list[Span]:
         if len(cells) < 2:
             columns = []
             continue
-        names = [CUE.fullmatch(c.group().strip()) for c in cells]
-        if any(n and (n.group("strong") or n.group().lower() in _SECRET_COLUMNS) for n in names):
-            columns, width = [i for i, n in enumerate(names) if n], len(cells)
+        secret = [i for i, c in enumerate(cells) if _SECRET_COLUMN.search(c.group().strip())]
+        if secret:
+            columns, width = secret, len(cells)
             continue
         if columns and len(cells) == width:
             spans += [
@@ -310,7 +317,12 @@ def _table_spans(text: str) -> list[Span]:
     return spans
 
 
-_SECRET_COLUMNS = frozenset(("token", "secret", "key", "api_key", "apikey", "pin", "code"))
+# A column whose name says it holds a credential: password, vpn_pin, api-key, otp_secret.
+_SECRET_COLUMN = re.compile(
+    r"^(?:[\w-]*[_-])?(?:pin|pass|password|passwd|pwd|secret|token|key|api_?key|code|otp|cvv)"
+    r"(?:[_-][\w-]*)?$",
+    re.I,
+)
 
 
 def _answer_spans(text: str) -> list[Span]:

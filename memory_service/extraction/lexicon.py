@@ -17,7 +17,8 @@ WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?", _I)
 FIRST_PERSON = word_set("i i'm i've i'd i'll me my mine myself we we're we've we'd our ours us")
 # Greetings, thanks, interjections and acknowledgements that open or make up chit-chat.
 _OPENERS = """
-good morning|good afternoon|good evening|good night|good news|thank you|thanks a lot|all right|
+good morning|good afternoon|good evening|good night|good news|big news|thank you|thanks a lot|
+all right|hi+|hey+|yo+|omg|omfg|
 no worries|no problem|fair enough|got it|makes sense|sounds good|sounds great|love it|good job|
 well done|nice one|my bad|oh well|see you|see ya|hey there|hi there|
 hi|hello|hey|hiya|howdy|yo|greetings|morning|evening|thanks|thx|ty|ta|cheers|ok|okay|k|kk|cool|nice|
@@ -86,6 +87,8 @@ HYPOTHETICAL_ANY = re.compile(
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
+    r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$"
+    r"|\b(?:i was|was) thinking (?:maybe|of|about)\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
     r"\b(?:someday|some day|one day(?! (?:a|per|each|every)\b)|eventually|at some point)\b"
     r"|^(?:it )?would (?:be|love|like)\b",
@@ -137,7 +140,18 @@ TRANSIENT = re.compile(
     r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b|\blast night\b"
     r"|\bmid-(?:incident|meeting|call|shift|flight)\b|\brunning on (?:fumes|empty|no sleep)\b"
     r"|^\W*typing (?:with|from|on|in)\b|\b(?:hours? of sleep|barely slept|no sleep"
-    r"|didn'?t sleep)\b",
+    r"|didn'?t sleep)\b"
+    r"|\b(?:hrs|hours) sleep\b|\bovernight\b|\bas (?:i type|we speak)\b|\bthis wk\b"
+    r"|\bjust (?:\w+ed|threw|got|had|came|went|saw|told|ate|sent|made|took|broke|left|ran|fell"
+    r"|woke)\b"
+    r"|\b(?:is|'s|are) (?:out|off|dead)\b|\bsince \d{1,2} ?(?:am|pm)\b|\bon the day\b"
+    r"|\b(?:bit|a bit|rather|so|absolutely|totally)"
+    r" (?:frazzled|shattered|knackered|wiped|exhausted)"
+    r"|\b(?:heavy|long|rough|busy|hectic|mad|crazy) (?:morning|day|night|week|shift|afternoon)\b"
+    r"|\b(?:in a sec|in a minute|in a bit|later today)\b|^\W*writing (?:this|from)\b"
+    r"|^\W*(?:sat|sitting|stuck|waiting|standing|hear at|here at) (?:in|at|on|outside|behind|by)\b"
+    r"|\bi'?m (?:getting|grabbing|making|off to) (?:a|some|the)\b"
+    r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b",
     _I,
 )
 
@@ -189,7 +203,9 @@ EMPTY_WORDS = word_set(
 VAGUE = re.compile(
     r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
-    r"|a few (?:interests|things|bits)|various things)\b",
+    r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
+    r"|a bit of everything"
+    r"|mixed bag|depends)\b",
     _I,
 )
 

@@ -16,7 +16,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 # idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
-    r"|pls|plz|wait|like|ngl|tbh|sorry|sry|ugh|lol)\b[,:\s]*)*"
+    r"|pls|plz|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly)\b[,:\s]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -49,6 +49,8 @@ INTERROGATIVE = re.compile(
     r"|whether|if|which)|(?:remind|tell|show|teach) me (?:what|which|when|where|who|how|whether|if"
     r"|why|about)\b|explain (?:how|why|what|when|whether|the difference)\b|help me understand"
     r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when)|any (?:idea|ideas|clue)"
+    r"|(?:tell me|let me know|lemme know) (?:the|what|how|if|whether|when|where|which|who)\b"
+    r"|\bdiff(?:erence)? (?:between|of)\b|\bi (?:want|wanted|would like) to ask\b"
     r"|(?:i have|i've got|got) a (?:quick )?question(?! (?:\w+ ){0,2}(?:later|soon|after|in a bit))"
     r"|question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit)))\b",
     _I,

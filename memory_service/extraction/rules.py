@@ -115,7 +115,10 @@ def _is_vague(text: str) -> bool:
     content = [
         w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS
     ]
-    return not content or (len(content) <= 1 and bool(lx.VAGUE.search(text)))
+    if not content:
+        return True
+    named = any(c.isdigit() for c in text) or any(w[:1].isupper() for w in text.split()[1:])
+    return len(content) <= 2 and not named and bool(lx.VAGUE.search(text))
 
 
 def _is_imperative(body: str) -> bool:

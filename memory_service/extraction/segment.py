@@ -8,7 +8,11 @@ Span = tuple[int, int]
 
 # Sentence ends: terminal punctuation then space, or a line break. Semicolons join clauses that
 # belong together ("No, it's Neovim now; I switched away from VS Code."), so they do not cut.
-_BOUNDARY = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n")
+_BOUNDARY = re.compile(
+    r"[.!?]+[\"')\]]*(?=\s)|\n"
+    # A run of emoji closes what came before it ("my bias is Felix 😭😭 istg ...").
+    r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+(?=\s)"
+)
 _ABBREVIATIONS = frozenset(
     ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "incl", "jr", "prof", "cf")
 )
