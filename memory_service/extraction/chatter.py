@@ -27,7 +27,7 @@ MANAGEMENT = re.compile(
     r"|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
-    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)|bye+|good ?night"
+    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$|bye+|good ?night"
     r"|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
@@ -59,7 +59,8 @@ _EVALUATIVE = (
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
 )
 VERDICT = re.compile(
-    r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which)(?:'s|s| is| was| sounds| looks| seems"
+    r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which|she|he|they|shes|hes)"
+    r"(?:'s|s| is| was| are|'re| sounds| looks| seems"
     r"| feels)|(?:you|u)(?:'re| are|r|'ve been| have been)|ur|you (?:rock|rule)|what a)\s+"
     r"(?:so |really |very |pretty "
     rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b|what a\b)",
@@ -68,8 +69,11 @@ VERDICT = re.compile(
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
     r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
-    r"|as (?:they|people|my \w+|you) (?:used to |always )?says?\b|.*\bas (?:my \w+"
-    r"|they) used to say"
+    r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
+    r"|.*\bas (?:my (?:own )?\w+|they) used to say"
+    # Idioms that fill a conversation without telling anything about the user.
+    r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
+    r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"
     r"|.*\bas (?:they|the kids|people) (?:say|said)\W*$|as they say"
     r"|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
@@ -108,6 +112,12 @@ REQUEST_AFTER_COMMA = re.compile(
 )
 # A sentence wholly in quotes is quoted material ("'Thank you for choosing us ...'").
 QUOTED = re.compile(r"^\s*[\"'\u201c\u2018].{8,}[\"'\u201d\u2019]\W*$")
+# "Need you to remember that for me": keeping the message at hand, not a fact.
+REMEMBER_THIS = re.compile(
+    r"^\W*(?:(?:i )?need you to |can you |could you |pls |please )?(?:remember|save|keep|store)"
+    r" (?:that|this|it)(?: for me)?(?: pls| please)?\W*$",
+    _I,
+)
 REQUEST_ABOUT_THIS = re.compile(
     r"^\W*(?:pls |please )?(?:jot|note|save|keep|put|write|stick|file|log|copy)\b"
     r"(?: (?:that|this|it|these|those|them)\b)",
@@ -186,6 +196,15 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
         index += 1
     return spans
 
+
+# A statement's own verb after its subject: "she only plays stardew", "i'm at Leeds doing psych".
+STATES = re.compile(
+    r"^\W*(?:(?:like i said|also|so|ok)\W+)?(?:i|i'?m|im|we|we'?re|she|he|they|my \w+|our \w+)"
+    r"\s+(?:\w+\s+)?(?:am|is|are|at|play|plays|work|works|live|lives|use|uses|study|studies|do|does"
+    r"|have|has|keep|keeps|go|goes|prefer|prefers|love|loves|hate|hates|stream|collect|run|runs)\b"
+    r"|^\W*(?:sold|dropped|switched|moved|quit|bought|started|stopped)\b",
+    _I,
+)
 
 # Something the user holds true of themselves or their world, which a reaction may carry.
 DURABLE_ANCHOR = re.compile(

@@ -53,6 +53,7 @@ CUE = re.compile(rf"(?<![\w/.-])(?:(?P<strong>{STRONG})|(?P<weak>{WEAK}))(?![\w/
 # "error code 0x80190001", "zip code 90210": these codes identify, they do not unlock.
 NOT_A_CREDENTIAL = re.compile(
     r"\b(?:error|status|exit|return|response|http|zip|post|postal|area|country|source|promo|discount"
+    r"|vs|visual studio|claude|morse|dress|genetic|machine|pin"
     r"|coupon|tracking|item|model|part|sku|qr|bar|colou?r|dress|morse|diagnostic|obd|fault)\s+$",
     re.I,
 )

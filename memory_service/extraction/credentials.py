@@ -68,6 +68,8 @@ def value_like(token: str, previous: str = "", following: str = "") -> bool:
         return False
     if NOT_VALUE_SHAPES.match(value) or REFERENCE.match(value):
         return False
+    if re.fullmatch(r"[A-Za-z]+(?:\+\+|#)", token.strip(".,;:!?\"'()")):
+        return False  # C++, Notepad++, F#: names
     if previous.strip(EDGE).lower() in REFERENCE_WORDS:
         return False
     if value.isdigit():

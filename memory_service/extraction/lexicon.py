@@ -144,25 +144,34 @@ TRANSIENT = re.compile(
     r"|\b(?:hrs|hours) sleep\b|\bovernight\b|\bas (?:i type|we speak)\b|\bthis wk\b"
     r"|\bjust (?:\w+ed|threw|got|had|came|went|saw|told|ate|sent|made|took|broke|left|ran|fell"
     r"|woke)\b"
-    r"|\b(?:is|'s|are) (?:out|off|dead)\b|\bsince \d{1,2} ?(?:am|pm)\b|\bon the day\b"
+    r"|\b(?:is|'s|are) (?:out|dead)\b|\bsince \d{1,2} ?(?:am|pm)\b|\bon the day\b"
+    r"|\b(?:power|internet|wi-?fi|electricity|water|heating)(?:'s| is)? (?:off|out|down)\b"
     r"|\b(?:bit|a bit|rather|so|absolutely|totally)"
     r" (?:frazzled|shattered|knackered|wiped|exhausted)"
     r"|\b(?:heavy|long|rough|busy|hectic|mad|crazy) (?:morning|day|night|week|shift|afternoon)\b"
     r"|\b(?:in a sec|in a minute|in a bit|later today)\b|^\W*writing (?:this|from)\b"
     r"|^\W*(?:sat|sitting|stuck|waiting|standing|hear at|here at) (?:in|at|on|outside|behind|by)\b"
     r"|\bi'?m (?:getting|grabbing|making|off to) (?:a|some|the)\b"
-    r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b",
+    r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b"
+    r"|\bin \d+ (?:hours?|hrs|minutes?|mins)\b|\b\d+ (?:hours?|hrs|minutes?|mins) into\b"
+    r"|^\W*just (?:back|home|in|out|off|up)\b"
+    r"|^\W*(?:in|at|on) (?:a|an|the) \w+ (?:in|at|on|with|outside|near)\b",
     _I,
 )
 
 # A change that lasts: "no longer at the insurance company, since this month I work for ...".
-CHANGE = re.compile(r"\b(?:no longer|any ?more|switched|moved to|these days|nowadays)\b", _I)
+CHANGE = re.compile(
+    r"\b(?:no longer|any ?more|switched|moved to|these days|nowadays"
+    r"|(?:went|gone|down|up) to \S*\d)",
+    _I,
+)
 
 # A rule that stands beyond the moment ("always", "from now on"); broader words such as "every" or
 # "everything" also turn up in states of the moment ("took everything out of me").
 STANDING_RULE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|whenever"
-    r"|by default|each time|every time)\b",
+    r"|by default|each time|every time)\b"
+    r"|^\W*(?:pls |please )?(?:don'?t|dont|do not|stop|no more)\b",
     _I,
 )
 
@@ -270,7 +279,9 @@ FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
 
 # Fillers that close a statement without being part of it ("i hate math so much lol").
 DISCOURSE_SUFFIX = re.compile(
-    r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+))+\W*$", _I
+    r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+|tho|though"
+    r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+))+\W*$",
+    _I,
 )
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").
 DISCOURSE_PREFIX = re.compile(

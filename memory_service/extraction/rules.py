@@ -153,7 +153,11 @@ def _is_request_of_the_moment(content: str) -> bool:
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
-    if chatter.REQUEST_AFTER_COMMA.search(body) or chatter.QUOTED.match(body):
+    if (
+        chatter.REQUEST_AFTER_COMMA.search(body)
+        or chatter.QUOTED.match(body)
+        or chatter.REMEMBER_THIS.match(body)
+    ):
         return True
     if not _is_imperative(body):
         return False
@@ -179,7 +183,18 @@ def _is_reaction(content: str) -> bool:
     """Tell whether ``content`` reacts (laughter, a verdict, a saying) without stating anything."""
     if chatter.SAYING.match(content) or chatter.VERDICT.match(content):
         return not lx.FIRST_PERSON_START.match(content)
-    return bool(chatter.REACTION.search(content)) and not chatter.DURABLE_ANCHOR.search(content)
+    if not chatter.REACTION.search(content):
+        return False
+    # "lesson learned: NEVER buy resale tickets 😭", "i stream every new MV on loop lmao": the
+    # laughter or the emoji decorates a statement that stands.
+    rest = chatter.REACTION.sub("", content)
+    return not (
+        chatter.DURABLE_ANCHOR.search(rest)
+        or lx.STANDING_RULE.search(rest)
+        or lx.LESSON.search(rest)
+        or lx.CHANGE.search(rest)
+        or chatter.STATES.search(rest)
+    )
 
 
 def _read(text: str, span: Span, out: Extraction) -> None:
@@ -223,7 +238,7 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     if _is_reaction(body):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
-    if _is_vague(body):
+    if _is_vague(body) and not (lx.STANDING_RULE.search(body) and len(_words(body)) >= 3):
         out.rejected.append(Rejection(content, TOO_VAGUE))
         return
     if _is_request_of_the_moment(content):

@@ -54,9 +54,11 @@ _BLANKS = re.compile(r"\s+")
 # Leading fillers are not part of a statement ("btw I live in Lisbon" is "I live in Lisbon").
 _FILLERS = re.compile(
     r"^(?:(?:by the way|btw|also|oh and|and|anyway|anyways|fyi|so|ok|okay|lol|hey|oh|well|plus"
-    r"|just so you know|for the record|reminder|again|note|ps)\s+)+"
+    r"|just so you know|for the record|reminder|again|note|ps|update)\s+)+"
 )
-_TRAILING_FILLERS = re.compile(r"(?:\s+(?:btw|lol|pls|please|thanks|thx|tbh|ngl|haha|ok))+$")
+_TRAILING_FILLERS = re.compile(
+    r"(?:\s+(?:btw|lol|lmao|pls|please|thanks|thx|tbh|ngl|haha|ok|tho|though))+$"
+)
 
 
 def normalise(text: str) -> str:
