@@ -51,6 +51,13 @@ INTERROGATIVE = re.compile(
     r"|do you know|d'?you know|u know (?:if|whether|how|what|where|when)|any (?:idea|ideas|clue)"
     r"|(?:tell me|let me know|lemme know) (?:the|what|how|if|whether|when|where|which|who)\b"
     r"|\bdiff(?:erence)? (?:between|of)\b|\bi (?:want|wanted|would like) to ask\b"
+    # Asking for an opinion, a pointer or help, worded as a statement.
+    r"|^\W*(?:how come|what about|thoughts on|opinions? on|your (?:take|thoughts|opinion) on)\b"
+    r"|\bany (?:recs?|recommendations?|suggestions?|tips?|advice) (?:for|on)\b|\brecs for\b"
+    r"|\bcan'?t (?:figure|work) out (?:how|why|what|where|which|whether|if)\b"
+    r"|\btrying to remember (?:what|how|when|where|who|if|whether|which)\b"
+    r"|\blooking for (?:a|an|some) (?:good|decent|cheap|reliable|nice)\b"
+    r"|\bneed (?:some )?help (?:with|figuring|understanding)\b|\bhelp me (?:figure|work) out\b"
     r"|(?:i have|i've got|got) a (?:quick )?question(?! (?:\w+ ){0,2}(?:later|soon|after|in a bit))"
     r"|question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit)))\b",
     _I,

@@ -31,11 +31,7 @@ _FIRST_PERSON_CLAUSE = re.compile(
 )
 # Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):
 # the rest of the sentence ("so i dont forget", "only me and the manager know it") goes with it.
-_ANY_CLAUSE = re.compile(
-    r",\s*(?:(?:and|but|also|so)\s+)?(?=(?:I|we)\s+(?:keep|use|store|have|prefer|change|rotate"
-    r"|put|save|write)\b)",
-    re.IGNORECASE,
-)
+_ANY_CLAUSE = re.compile(r",\s*(?:and|but|also)\s+(?=(?:I|we)\b)", re.IGNORECASE)
 _MIN_LEFT_WORDS = 3
 # The words before "and I" must make a clause ("I'm a nurse"), not a subject ("My wife Ana").
 _HAS_VERB = re.compile(
