@@ -70,10 +70,19 @@ def test_adding_a_memory_indexes_it_for_recall(staff_client, org, api):
     assert api.post("/api/v1/recall", {"query": "lisbon"}).json()["results"][0]["id"] == memory.id
 
 
-def test_adding_a_secret_is_refused(staff_client, org):
+@pytest.mark.parametrize(
+    "content",
+    [
+        "The root password is Tr0ub4dor&3xq",
+        "user svc_ops, password Kite-Fern-4410",
+        "Kite-Fern-4410 is my password now",
+        "the gate code is 4471",
+    ],
+)
+def test_adding_a_secret_is_refused(staff_client, org, content):
     response = staff_client.post(
         f"{CHANGELIST}add/",
-        {"organisation": org.pk, "content": "The root password is Tr0ub4dor&3xq",
+        {"organisation": org.pk, "content": content,
          "kind": "fact", "tier": "working", "subject": "", "domain": ""},
     )  # fmt: skip
     assert response.status_code == 200
