@@ -23,12 +23,12 @@ REACTION = re.compile(
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
     r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry)\b[\s,.!]*)*"
-    r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a|give me a (?:sec|second|minute"
-    r"|moment)"
+    r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
+    r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
     r"|never ?mind|nvm|forget (?:it|that|what i said)|scratch that|ignore (?:that|me|my last)"
-    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$|bye+|good ?night"
-    r"|night night"
+    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
+    r"|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
@@ -54,8 +54,8 @@ _EVALUATIVE = (
     r"|fine|ok|okay|good|bad|terrible|awful|beautiful|cute|sweet|genius|gold|fantastic|excellent"
     r"|incredible|unbelievable|ridiculous|classic|typical|life|mad|nuts|bonkers|fun|epic|legendary"
     r"|exactly|right|correct|spot on|a star|a treasure|a legend|a lifesaver|a gem|the best"
-    r"|the worst"
-    r"|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind|very kind|too kind"
+    r"|the worst|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind"
+    r"|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
 )
 VERDICT = re.compile(
