@@ -9,7 +9,7 @@ STORAGE_PORT ?= 8001
 MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
-	install setup-storage setup-memory bench bench-storage bench-memory clean
+	install setup-storage setup-memory bench bench-storage bench-memory bench-extraction clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ bench-storage: install
 
 bench-memory: install
 	$(BIN)/python -m tests.bench.memory $(BENCH_ARGS)
+
+# The rules extractor on 20,000-character messages shaped to be slow (tests/bench/extraction.py).
+bench-extraction: install
+	$(BIN)/python -m tests.bench.extraction $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -60,9 +60,11 @@ NOT_A_CREDENTIAL = re.compile(
 
 TOKEN = re.compile(r"\S+")
 EDGE = "\"'`()[]{}<>.,;:!?*"
-# A cue and its value stand this many tokens apart at most; a strong cue reaches the whole
-# sentence ("badge PIN for the new starter in radiology, J. Amadi, is 6620").
+# A cue and its value stand this many tokens apart at most; a strong cue reaches further ("badge
+# PIN for the new starter in radiology, J. Amadi, is 6620"), though not without bound, so that a
+# sentence of a thousand cues costs what its length does.
 WINDOW = 8
+STRONG_REACH = 24
 # Words that follow a cue without being its value ("my password is too short").
 NOT_VALUES = frozenset(
     """
@@ -197,8 +199,8 @@ BASE32 = re.compile(r"(?<![\w])(?=(?:[A-Z]*[2-7]){2})[A-Z2-7]{16,}(?![\w])")
 # Secrets in code: jwtKey = []byte("..."), API_TOKEN := "...", apiKey: '...'.
 CODE_SECRET = re.compile(
     # KeyError: 'user' names an exception, not a setting.
-    r"(?i:\b(?![\w.-]*(?:error|exception)\b)[\w.-]*(?:key|token|secret|passw(?:or)?d|pwd|auth"
-    r"|credential)[\w.-]*)[\"']?\s*(?::=|=|:)"
+    r"(?i:\b(?![\w.-]{0,40}(?:error|exception)\b)[\w.-]{0,40}(?:key|token|secret|passw(?:or)?d"
+    r"|pwd|auth|credential)[\w.-]{0,40})[\"']?\s*(?::=|=|:)"
     r"[^\"'\n]{0,20}[\"'](?P<value>[^\"'\n]{4,})[\"']"
 )
 # "lotus-vesper-saffron": words chained into a passphrase.

@@ -9,7 +9,8 @@ this refuses: a refused fact costs one memory, a kept password costs the user's 
 
 from __future__ import annotations
 
-import itertools
+import bisect
+import functools
 import re
 
 from memory_service.extraction.credential_shapes import (
@@ -47,6 +48,7 @@ from memory_service.extraction.credential_shapes import (
     SEPARATORS,
     SMALL_WORDS,
     SPELLING,
+    STRONG_REACH,
     SYMBOLS,
     TOKEN,
     UNITS,
@@ -110,6 +112,8 @@ def _plain_value(token: str) -> bool:
     return bool(value) and value.lower() not in NOT_VALUES and not LOCATION.search(value)
 
 
+# No passphrase or answer runs longer than this many characters.
+_LONGEST_VALUE = 200
 _SHORT = frozenset(("no.", "nr.", "dr.", "st.", "mr.", "mrs.", "ms.", "vs.", "acct.", "approx."))
 
 
@@ -139,15 +143,17 @@ def _value_span(token: re.Match[str]) -> Span:
 def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
     """Return the value spans near each cue in one sentence."""
     words = [t.group() for t in sentence]
+    ends = [t.end() for t in sentence]
     spans: list[Span] = []
     joined_start, joined_end = sentence[0].start(), sentence[-1].end()
     for cue in CUE.finditer(text, joined_start, joined_end):
         if NOT_A_CREDENTIAL.search(text, max(0, cue.start() - 16), cue.start()):
             continue
-        at = next(i for i, t in enumerate(sentence) if t.end() > cue.start())
-        last = next(i for i, t in enumerate(sentence) if t.end() >= cue.end())
+        # Found by bisection, so that a sentence of many cues costs no more than its length.
+        at = bisect.bisect_right(ends, cue.start())
+        last = bisect.bisect_left(ends, cue.end())
         strong = cue.group("strong") is not None
-        reach = len(sentence) if strong else WINDOW
+        reach = STRONG_REACH if strong else WINDOW
         lo, hi = max(0, at - reach), min(len(sentence), last + 1 + reach)
         for i in range(lo, hi):
             if at <= i <= last and not _token_beyond_cue(sentence[i], cue):
@@ -161,12 +167,13 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
                 spans.append(_value_span(sentence[i]))
         if strong:
             spelled = cue.group().lower().startswith(("spell", "letter"))
-            spans += _introduced_value(sentence[last + 1 :], cue.end(), text, spelled)
+            after = sentence[last + 1 : last + 2 + SEPARATOR_REACH]
+            spans += _introduced_value(after, cue.end(), text, joined_end, spelled)
     return spans
 
 
 def _introduced_value(
-    after: list[re.Match[str]], cue_end: int, text: str, spelled: bool = False
+    after: list[re.Match[str]], cue_end: int, text: str, sentence_end: int, spelled: bool
 ) -> list[Span]:
     """Return what a separator introduces after a strong cue, to the end of its clause.
 
@@ -188,9 +195,12 @@ def _introduced_value(
             colon = text[cue_end : cue_end + 1] in (":", "=") or previous.endswith((":", "="))
             if not (_plain_value(raw) or (colon and word and word not in DETERMINERS)):
                 return []
-            end = CLAUSE_END.search(text, token.start() + 1).start()
-            if spelled:
-                end = after[-1].end()  # a spelling runs to the end of the sentence
+            # A spelling runs to the end of the sentence; other values to the end of their clause.
+            end = sentence_end
+            if not spelled:
+                # Bounded, so that a sentence of many cues is not read to its end for each.
+                limit = min(sentence_end, token.start() + _LONGEST_VALUE)
+                end = CLAUSE_END.search(text, token.start() + 1, limit).start()
             return [(token.start() + _lead(token.group()), max(end, token.start() + 1))]
         if raw in SEPARATOR_MARKS or raw.endswith((":", "=")):
             introduced = True  # a mark introduces whatever stands between ("Q 'street' → X")
@@ -328,26 +338,38 @@ _SECRET_COLUMN = re.compile(
 
 
 def _answer_spans(text: str) -> list[Span]:
-    """Return a value on the short line that answers a line asking for a credential.
+    """Return the values on the short lines after a line that asks for or announces a credential.
 
-    A pasted chat: "Agent: ... your account PIN?" then "Me: 90417".
+    A pasted chat: "Agent: ... your account PIN?" then "Me: 90417". A list: "GitHub recovery
+    codes:" then one code a line, up to a blank line.
     """
     spans: list[Span] = []
-    lines = list(re.finditer(r"[^\n]+", text))
-    for asked, answer in itertools.pairwise(lines):
-        if not CUE.search(asked.group()) or len(answer.group().split()) > 4:
+    cued = False  # the line before asked for a credential, or a list of them continues
+    listing = False
+    for line in re.finditer(r"(?m)^.*$", text):
+        words = line.group().split()
+        if not words:
+            cued = listing = False
             continue
-        spans += [
-            (answer.start() + t.start(), answer.start() + t.end())
-            for t in TOKEN.finditer(answer.group())
-            if value_like(t.group()) or _has_digits(t.group(), 4)
-        ]
+        if cued and len(words) <= 4:
+            spans += [
+                (line.start() + t.start(), line.start() + t.end())
+                for t in TOKEN.finditer(line.group())
+                if value_like(t.group()) or _has_digits(t.group(), 4)
+            ]
+        has_cue = CUE.search(line.group()) is not None
+        listing = (has_cue and line.group().rstrip().endswith(":")) or (listing and len(words) <= 4)
+        cued = has_cue or listing
     return spans
 
 
-def sentence_spans(text: str) -> list[Span]:
-    """Return the spans of the sentences that ``credential_spans`` reads one at a time."""
-    return [(group[0].start(), group[-1].end()) for group in _sentences(list(TOKEN.finditer(text)))]
+@functools.lru_cache(maxsize=16)
+def sentence_spans(text: str) -> tuple[Span, ...]:
+    """Return the spans of the sentences that ``credential_spans`` reads one at a time.
+
+    Cached: redaction asks again for every clause of a message that holds a secret.
+    """
+    return tuple((g[0].start(), g[-1].end()) for g in _sentences(list(TOKEN.finditer(text))))
 
 
 def value_spans(text: str, start: int, end: int) -> list[Span]:

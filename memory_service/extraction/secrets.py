@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
 from collections import Counter
 
 from memory_service.extraction.credentials import credential_spans, sentence_spans, value_spans
+from memory_service.extraction.segment import overlapping
 
 REDACTED = "[redacted]"
 
@@ -49,8 +51,10 @@ _PHRASE = re.compile(
 # A setting whose name says it holds a credential: PASSWORD=x, "api_key": "x", db_password = "x",
 # POSTGRES_PASSWORD: x. The value may be quoted, then it may hold blanks.
 _ASSIGNMENT = re.compile(
-    r"(?i:\b[\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|access_?key|private_?key"
-    r"|auth|credentials?|dsn|salt|signing_?key|client_?key)[\w.-]*)[\"']?\s*(?:=|:(?!//))\s*"
+    # Names are bounded: an unbounded [\w.-]* would rescan a long token from every boundary.
+    r"(?i:\b[\w.-]{0,40}(?:pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|access_?key"
+    r"|private_?key|auth|credentials?|dsn|salt|signing_?key|client_?key)[\w.-]{0,40})"
+    r"[\"']?\s*(?:=|:(?!//))\s*"
     r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<value>[^\s\"',;]+))"
 )
 # "curl -u deploy:pass", "--user backup:pass": the half after the colon.
@@ -257,16 +261,16 @@ def redacted(text: str, span: tuple[int, int], secrets: list[tuple[int, int]]) -
     password or the expiry date and security code beside a card number belong to the credential.
     """
     first, past = span
-    spans = [(max(s, first), min(e, past)) for s, e in secrets if s < past and first < e]
+    spans = [(max(s, first), min(e, past)) for s, e in overlapping(secrets, first, past)]
     if not spans:
         return text[first:past]
-    for start, end in sentence_spans(text):
-        if any(s < end and start < e for s, e in spans):
-            spans += [
-                (max(s, first), min(e, past))
-                for s, e in value_spans(text, start, end)
-                if s < past and first < e
-            ]
+    sentences = sentence_spans(text)
+    # The sentences that overlap ``span``: from the last one starting at or before it, onwards.
+    at = max(0, bisect.bisect_right(sentences, (first, len(text) + 1)) - 1)
+    for start, end in itertools.takewhile(lambda s: s[0] < past, sentences[at:]):
+        if first < end and any(s < end and start < e for s, e in spans):
+            # Only the part of the sentence inside ``span`` is shown, so only it is read.
+            spans += value_spans(text, max(start, first), min(end, past))
     parts = []
     last = first
     for start, end in _merged([s for s in spans if text[s[0] : s[1]] != REDACTED]):

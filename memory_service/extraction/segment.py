@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 Span = tuple[int, int]
@@ -52,9 +53,24 @@ def _trim(text: str, start: int, end: int) -> Span | None:
     return (start, end) if start < end else None
 
 
+def overlapping(spans: list[Span], start: int, end: int) -> list[Span]:
+    """Return the spans of ``spans`` (sorted, not overlapping) that share characters with start:end.
+
+    Found by bisection: a message may hold thousands of secrets (a pasted table of passwords).
+    """
+    first = max(0, bisect.bisect_right(spans, (start, start)) - 1)
+    found = []
+    for span in spans[first:]:
+        if span[0] >= end:
+            break
+        if span[1] > start:
+            found.append(span)
+    return found
+
+
 def _inside(position: int, spans: list[Span]) -> bool:
     """Tell whether ``position`` falls within one of ``spans``."""
-    return any(start < position < end for start, end in spans)
+    return any(start < position < end for start, end in overlapping(spans, position, position + 1))
 
 
 def sentences(text: str, secrets: list[Span]) -> list[Span]:
@@ -113,7 +129,7 @@ def _overlaps(span: Span, secrets: list[Span]) -> bool:
 
 def clauses(text: str, span: Span, secrets: list[Span]) -> list[Span]:
     """Split a sentence into the statements it coordinates, each secret in a clause of its own."""
-    inner = [s for s in secrets if _overlaps(span, [s])]
+    inner = overlapping(secrets, *span)
     if not inner:
         return _cut(text, span, _FIRST_PERSON_CLAUSE, [])
     pieces = _cut(text, span, _ANY_CLAUSE, inner)

@@ -51,3 +51,24 @@ def test_a_statement_about_credentials_is_stored_directly(api, suite):
         assert answer.status_code == 200
         refused += [r["content"] for r in answer.json()["rejected"]]
     assert len(refused) <= BARS[name]["suite adjacent lost"] * len(adjacent), refused
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "name,password\n" + "kaya,Tundra!Moss31\n" * 1000,
+        "recovery codes:\n" + "3f9a7-c21e4\n" * 1500,
+        "pw: " * 4900,
+        "password is Kite-Fern-4410 " * 700,
+    ],
+)
+def test_a_message_at_the_length_limit_full_of_credentials_answers_and_keeps_none(api, message):
+    answer = api.post(
+        "/api/v1/turns", {"userMessage": message, "assistantResponse": "ok"}, format="json"
+    )
+    assert answer.status_code == 200
+    kept = list(Memory.objects.values_list("content", flat=True))
+    kept += list(Turn.objects.values_list("user_message", flat=True))
+    for value in ("Tundra!Moss31", "3f9a7-c21e4", "Kite-Fern-4410"):
+        assert value not in answer.content.decode()
+        assert not [text for text in kept if value in text]
