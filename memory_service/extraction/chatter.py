@@ -17,7 +17,7 @@ REACTION = re.compile(
     r"|welp|ffs|rip|istg"
     r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
-    r"|made me (?:laugh|smile|cry)|cracked me up|can'?t believe|cannot believe",
+    r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
     _I,
 )
 # Leaving, pausing and taking back: conversation about the conversation.
@@ -33,7 +33,7 @@ MANAGEMENT = re.compile(
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
     r"|(?:(?:lovely|nice|great|good|a pleasure) to (?:meet|see|hear from|chat with) (?:you|u))\b"
-    r"|i have a question (?:for|to) (?:you|u) later\b"
+    r"|i have a question (?:for|to) (?:you|u) later\b|(?:god )?bless (?:you|u)\b"
     r"|(?:sorry|excuse|forgive|pardon) (?:for )?(?:my|the)"
     r" (?:english|grammar|spelling|typos|brevity)"
     r"|no (?:issues|problem|problems|worries|rush)\W*$"
@@ -57,6 +57,7 @@ _EVALUATIVE = (
     r"|the worst|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind"
     r"|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
+    r"|not wrong"
 )
 VERDICT = re.compile(
     r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which|she|he|they|shes|hes)"
@@ -114,8 +115,8 @@ REQUEST_AFTER_COMMA = re.compile(
 QUOTED = re.compile(r"^\s*[\"'\u201c\u2018].{8,}[\"'\u201d\u2019]\W*$")
 # "Need you to remember that for me": keeping the message at hand, not a fact.
 REMEMBER_THIS = re.compile(
-    r"^\W*(?:(?:i )?need you to |can you |could you |pls |please )?(?:remember|save|keep|store)"
-    r" (?:that|this|it)(?: for me)?(?: pls| please)?\W*$",
+    r"^\W*(?:\w+ )?(?:(?:i )?need you to |can you |could you |pls |please )?(?:remember|save|keep"
+    r"|store) (?:that|this|it)(?: safe)?(?: for me)?(?: pls| please)?\W*$",
     _I,
 )
 REQUEST_ABOUT_THIS = re.compile(
@@ -214,6 +215,18 @@ DURABLE_ANCHOR = re.compile(
     _I,
 )
 
+# A greeting or thanks run into the statement without punctuation, as voice-to-text writes it:
+# "morning mate i usually start at 7", "cheers for that my accountant is ...".
+BARE_OPENER = re.compile(
+    r"^\W*(?:hey there|hey|hi|hello|hiya|morning|good morning|evening|cheers for that|thanks"
+    r"|thank you|thx)(?:\s+(?:mate|man|dude|all|guys|there|again|so much))?\s+(?:so\s+)?"
+    r"(?=(?:i|i'm|im|my|we|we're|our)\b)",
+    _I,
+)
+# An apology before the statement: "Sorry to repeat myself, but step by step works best for me."
+APOLOGY = re.compile(
+    r"^\W*(?:sorry|apologies|forgive me)(?: (?:to|if|for) [^,]{1,40})?,\s*(?:but\s+)?(?=\S)", _I
+)
 # A short frame before a colon: "Some context for future chats:", "Quick one before standup:",
 # "Again:", "Reminder:". It has no verb of its own and no value (a value would be "pw: x").
 LEAD_IN = re.compile(

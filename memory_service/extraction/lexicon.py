@@ -153,6 +153,11 @@ TRANSIENT = re.compile(
     r"|^\W*(?:sat|sitting|stuck|waiting|standing|hear at|here at) (?:in|at|on|outside|behind|by)\b"
     r"|\bi'?m (?:getting|grabbing|making|off to) (?:a|some|the)\b"
     r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b"
+    r"|\bsince (?:midnight|this morning|morning|lunch|last night|dawn)\b"
+    r"|\bwriting (?:this |to you )?from\b"
+    r"|\b(?:i'?m|i am) (?:currently |absolutely |completely )?(?:buried|swamped|snowed under"
+    r"|drowning"
+    r"|knackered|shattered|wiped|frazzled)\b"
     r"|\bin \d+ (?:hours?|hrs|minutes?|mins)\b|\b\d+ (?:hours?|hrs|minutes?|mins) into\b"
     r"|^\W*just (?:back|home|in|out|off|up)\b"
     r"|^\W*(?:in|at|on) (?:a|an|the) \w+ (?:in|at|on|with|outside|near)\b",

@@ -16,7 +16,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 # idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
-    r"|pls|plz|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly)\b[,:\s]*)*"
+    r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly)\b[,:\s]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -43,7 +43,12 @@ _EMBEDDED = "|".join(
     (
         rf"i wonder|i was wondering|i'?m wondering|just wondering|wondering {_WH_CLAUSE}",
         r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to )?know|want to know",
-        rf"(?:idk|dunno|i don'?t know|i dont know|i do not know|no clue) {_WH_CLAUSE}",
+        rf"(?:idk|dunno|i (?:\w+ )?don'?t know|i (?:\w+ )?dont know|i do not know|no clue)"
+        rf" {_WH_CLAUSE}",
+        rf"(?:can never|can'?t|cannot|never can) (?:recall|remember) {_WH_CLAUSE}",
+        # Elliptic questions: "best json lib for go", "postgres or mysql for this".
+        r"^\W*(?:best|good|fastest|recommended|cheapest) \w+(?: \w+)? for\b",
+        r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
         rf"(?:remind|tell|show|teach) me (?:{_WH_CLAUSE[3:-1]}|about)\b",

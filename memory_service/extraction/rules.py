@@ -117,7 +117,8 @@ def _is_vague(text: str) -> bool:
     ]
     if not content:
         return True
-    named = any(c.isdigit() for c in text) or any(w[:1].isupper() for w in text.split()[1:])
+    capitalised = [w for w in text.split()[1:] if w[:1].isupper() and not w.startswith("I'")]
+    named = any(c.isdigit() for c in text) or any(w != "I" for w in capitalised)
     return len(content) <= 2 and not named and bool(lx.VAGUE.search(text))
 
 
@@ -209,7 +210,11 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     ):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
-    lead_in = chatter.LEAD_IN.match(content)
+    lead_in = (
+        chatter.LEAD_IN.match(content)
+        or chatter.BARE_OPENER.match(content)
+        or chatter.APOLOGY.match(content)
+    )
     if lead_in and not lx.LESSON.match(content):
         # "Some context for future chats: I live in Austin": the lead-in frames, the rest states.
         out.rejected.append(Rejection(content[: lead_in.end()].rstrip(), SMALL_TALK))

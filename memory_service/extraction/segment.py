@@ -15,7 +15,10 @@ _BOUNDARY = re.compile(
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+(?=\s)"
 )
 _ABBREVIATIONS = frozenset(
-    ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "incl", "jr", "prof", "cf")
+    (
+        *("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "incl", "jr", "prof"),
+        *("cf", "ibid", "'ibid", "nr", "fig", "vol", "pp"),
+    )
 )
 _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 
@@ -27,7 +30,7 @@ _FIRST_PERSON_CLAUSE = re.compile(
     r"|\s+and\s+(?=(?:he|she|they)\s+\w)"
     r"|\s+and\s+(?=(?:the|my|our|his|her|their)\s+(?:\w+\s+){0,2}(?:is|are|was|were|has|have)\b)"
     r"|,\s*(?:and|but)\s+(?:(?:fyi|btw|also|tbh)\s+)?"
-    r"(?=(?:she|he|they|it|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
+    r"(?=(?:I|we|she|he|they|it|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
     r"(?!\s+(?:and|or)\b))"
 )
 # Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):
