@@ -27,7 +27,8 @@ MAX_REFERENT_DF = 50
 _CORRECTION = re.compile(
     r"\b(actually|no longer|any ?more|any longer|no more|instead|switched|moved|changed|now|not"
     r"|rather than|from now on|these days|nowadays|left|new|used to|replaced|come round to"
-    r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over)\b|^\s*no\b",
+    r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over|pushed (?:back )?to"
+    r"|postponed|brought forward|shifted to|relocated|got rid of|dropped|sold)\b|^\s*no\b",
     re.IGNORECASE,
 )
 
