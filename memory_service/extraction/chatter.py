@@ -71,7 +71,7 @@ VERDICT = re.compile(
 SAYING = re.compile(
     r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
-    r"|.*\bas (?:my (?:own )?\w+|they) used to say"
+    r"|.*\bas (?:my (?:\w+ ){0,2}\w+|they) used to say"
     # Idioms that fill a conversation without telling anything about the user.
     r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
     r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"

@@ -43,6 +43,10 @@ _EMBEDDED = "|".join(
     (
         rf"i wonder|i was wondering|i'?m wondering|just wondering|wondering {_WH_CLAUSE}",
         r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to )?know|want to know",
+        rf"need to know {_WH_CLAUSE}",
+        # Spanish, which bilingual users slip into mid-conversation.
+        r"^\W*(?:c[óo]mo se|c[óo]mo (?:puedo|hago|le)|cu[áa]nto|cu[áa]ndo|d[óo]nde"
+        r"|qu[ée] (?:es|hago)|por qu[ée]|qui[ée]n|cu[áa]l)\b|\bno s[ée] (?:si|c[óo]mo|qu[ée])\b",
         rf"(?:idk|dunno|i (?:\w+ )?don'?t know|i (?:\w+ )?dont know|i do not know|no clue)"
         rf" {_WH_CLAUSE}",
         rf"(?:can never|can'?t|cannot|never can) (?:recall|remember) {_WH_CLAUSE}",

@@ -91,6 +91,8 @@ def sentences(text: str, secrets: list[Span]) -> list[Span]:
             # Abbreviations and initials ("e.g.", "J.") do not end a sentence.
             if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
                 continue
+            if last == "no" and text[match.end() : match.end() + 2].strip()[:1].isdigit():
+                continue  # "Shipton Mill No. 4 flour"
         piece = _trim(text, start, end)
         if piece:
             spans.append(piece)
