@@ -198,8 +198,11 @@ def _is_reaction(content: str) -> bool:
     )
 
 
-def _read(text: str, span: Span, out: Extraction) -> None:
-    """File the statement at ``span`` of ``text`` as a candidate or a rejection."""
+def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
+    """File the statement at ``span`` of ``text`` as a candidate or a rejection.
+
+    ``prose`` tells whether the message is written with capitals (read once per message).
+    """
     start, end = span
     content = text[start:end]
     if (
@@ -218,9 +221,12 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     if lead_in and not lx.LESSON.match(content):
         # "Some context for future chats: I live in Austin": the lead-in frames, the rest states.
         out.rejected.append(Rejection(content[: lead_in.end()].rstrip(), SMALL_TALK))
-        _read(text, (start + lead_in.end(), end), out)
+        _read(text, (start + lead_in.end(), end), out, prose=prose)
         return
-    if _is_hypothetical(lx.DISCOURSE_PREFIX.sub("", content)) and not (
+    # DISCOURSE_PREFIX is anchored: one match gives what every check below reads.
+    prefix = lx.DISCOURSE_PREFIX.match(content)
+    body = content[prefix.end() :] if prefix else content
+    if _is_hypothetical(body) and not (
         # "I would be grateful if you would always ...", "If I have learned anything, it is ..."
         lx.STANDING_RULE.search(content) or lx.LESSON.search(content)
     ):
@@ -237,9 +243,8 @@ def _read(text: str, span: Span, out: Extraction) -> None:
             return
         # "Thanks, I live in Lisbon": the thanks is small talk, the rest a statement of its own.
         out.rejected.append(Rejection(content[: opener.end()].rstrip(" ,!.~"), SMALL_TALK))
-        _read(text, (start + opener.end(), end), out)
+        _read(text, (start + opener.end(), end), out, prose=prose)
         return
-    body = lx.DISCOURSE_PREFIX.sub("", content)
     if _is_reaction(body):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
@@ -249,11 +254,8 @@ def _read(text: str, span: Span, out: Extraction) -> None:
     if _is_request_of_the_moment(content):
         out.rejected.append(Rejection(content, TRANSIENT))
         return
-    prefix = lx.DISCOURSE_PREFIX.match(content)
-    if prefix:
-        content = content[prefix.end() :]
-    content = lx.DISCOURSE_SUFFIX.sub("", content) or content
-    if chatter.is_anchorless(content, prose=bool(_CAPITALISED.search(text))):
+    content = lx.DISCOURSE_SUFFIX.sub("", body) or body
+    if chatter.is_anchorless(content, prose=prose):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
     subject = subject_of(content)
@@ -287,6 +289,7 @@ def extract(user_message: str) -> Extraction:
         rejected = [Rejection(redacted(text, span, secrets), QUESTION) for span in spans]
         return Extraction(rejected=rejected, lookup=True)
     out = Extraction()
+    prose = bool(_CAPITALISED.search(text))
     pasted = chatter.pasted_spans(text)
     for block in pasted:
         shown = redacted(text, block, secrets)
@@ -296,15 +299,14 @@ def extract(user_message: str) -> Extraction:
         if any(start <= span[0] < end for start, end in pasted):
             continue
         if span[1] - span[0] > MAX_CANDIDATE_LENGTH:
-            reason = (
-                SECRET if redacted(text, span, secrets) != text[span[0] : span[1]] else TOO_LONG
-            )
-            out.rejected.append(Rejection(redacted(text, span, secrets), reason))
+            shown = redacted(text, span, secrets)
+            reason = SECRET if shown != text[span[0] : span[1]] else TOO_LONG
+            out.rejected.append(Rejection(shown, reason))
             continue
         for clause in clauses(text, span, secrets):
             shown = redacted(text, clause, secrets)
             if shown != text[clause[0] : clause[1]]:
                 out.rejected.append(Rejection(shown, SECRET))
             else:
-                _read(text, clause, out)
+                _read(text, clause, out, prose=prose)
     return out
