@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "memory_service.memories",
     "memory_service.recall",
     "memory_service.tensions",
+    "memory_service.selfmodel",
 ]
 
 MIDDLEWARE = [

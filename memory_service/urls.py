@@ -8,6 +8,7 @@ from django.urls import include, path, re_path
 
 from memory_service import api
 from memory_service.health import HealthView
+from memory_service.stats import StatsView
 
 PREFIX = settings.MEMORY_URL_PREFIX
 
@@ -16,6 +17,10 @@ v1 = [
     path("", include("memory_service.accounts.urls")),
     path("", include("memory_service.memories.urls")),
     path("", include("memory_service.recall.urls")),
+    path("", include("memory_service.context.urls")),
+    path("", include("memory_service.tensions.urls")),
+    path("", include("memory_service.selfmodel.urls")),
+    re_path(r"^stats/?$", StatsView.as_view(), name="stats"),
 ]
 
 urlpatterns = [
