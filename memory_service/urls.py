@@ -16,7 +16,6 @@ v1 = [
     re_path(r"^health/?$", HealthView.as_view(), name="health"),
     path("", include("memory_service.accounts.urls")),
     path("", include("memory_service.memories.urls")),
-    path("", include("memory_service.recall.urls")),
     path("", include("memory_service.context.urls")),
     path("", include("memory_service.tensions.urls")),
     path("", include("memory_service.selfmodel.urls")),

@@ -14,7 +14,7 @@ from memory_service.extraction.subjects import subject_of
 from memory_service.memories.models import ARCHIVE, CORE, Memory, Turn
 from memory_service.memories.normalise import fingerprint
 from memory_service.memories.services import memory_forget
-from memory_service.recall.index import index_memory, reindex_memory
+from memory_service.recall.index import index_entries, reindex
 
 
 class MemoryForm(forms.ModelForm):
@@ -68,13 +68,13 @@ class MemoryAdmin(admin.ModelAdmin):
         if change:
             obj.save()
             if {"subject", "domain"} & set(form.changed_data):
-                reindex_memory(obj)
+                reindex(obj.recall_entry())
             return
         obj.fingerprint = fingerprint(obj.content)
         obj.subject = obj.subject or (subject_of(obj.content) or "")
         obj.created_at = now
         obj.save()
-        index_memory(obj)
+        index_entries([obj.recall_entry()])
 
     def delete_model(self, request: HttpRequest, obj: Memory) -> None:
         memory_forget(org=obj.organisation, memory_id=obj.id)

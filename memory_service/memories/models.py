@@ -8,6 +8,7 @@ from django.utils import timezone
 from memory_service.accounts.models import Organisation
 from memory_service.extraction.candidates import KINDS
 from memory_service.ids import new_memory_id, new_turn_id
+from memory_service.recall.index import Entry
 
 CORE, WORKING, ARCHIVE = "core", "working", "archive"
 TIERS = (CORE, WORKING, ARCHIVE)
@@ -69,6 +70,10 @@ class Memory(models.Model):
 
     def __str__(self) -> str:
         return self.content[:80]
+
+    def recall_entry(self) -> Entry:
+        """Return what recall files this memory under: its content, subject and domain."""
+        return Entry(self.organisation_id, self.id, f"{self.content} {self.subject} {self.domain}")
 
 
 class TierTally(models.Model):

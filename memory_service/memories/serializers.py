@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
 
 from memory_service.extraction.candidates import KINDS
@@ -13,7 +14,12 @@ from memory_service.memories.models import (
     MAX_SESSION_ID_LENGTH,
     TIERS,
 )
-from memory_service.serialization import StrictBody, StrictCharField, TimestampField
+from memory_service.serialization import (
+    StrictBody,
+    StrictCharField,
+    StrictIntegerField,
+    TimestampField,
+)
 
 # A turn is one exchange; a larger body is a transcript, which belongs in several turns.
 MAX_MESSAGE_LENGTH = 20_000
@@ -120,3 +126,28 @@ def filing_body(filing: Any) -> dict[str, Any]:
         "rejected": [{"content": item.content, "reason": item.reason} for item in filing.rejected],
         "memories": MemorySerializer(filing.memories, many=True).data,
     }
+
+
+# Recall
+
+MAX_QUERY_LENGTH = 1000
+MAX_LIMIT = 50
+
+
+def default_limit() -> int:
+    """Return the configured default limit, read per request so that tests can override it."""
+    return min(settings.MEMORY_DEFAULT_RECALL_LIMIT, MAX_LIMIT)
+
+
+class RecallRequestSerializer(StrictBody):
+    query = StrictCharField(max_length=MAX_QUERY_LENGTH)
+    limit = StrictIntegerField(min_value=1, max_value=MAX_LIMIT, default=default_limit)
+
+
+class HitSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    tier = serializers.CharField()
+    kind = serializers.CharField()
+    score = serializers.FloatField()
+    reason = serializers.CharField()

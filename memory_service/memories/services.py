@@ -24,7 +24,7 @@ from memory_service.memories.reconcile import (
     corrected_memory,
     related_memory,
 )
-from memory_service.recall.index import index_memory, unindex_memory
+from memory_service.recall.index import index_entries, unindex
 from memory_service.tensions.models import Tension
 
 # A working memory stated in this many separate turns is promoted to core.
@@ -135,7 +135,7 @@ def _file_one(
                 created_at=now,
                 updated_at=now,
             )
-            index_memory(memory)
+            index_entries([memory.recall_entry()])
     except IntegrityError:
         held = Memory.objects.select_for_update().get(organisation=org, fingerprint=print_)
         return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
@@ -194,7 +194,7 @@ def memory_move(*, org: Organisation, memory_id: str, tier: str, now: datetime) 
 def memory_forget(*, org: Organisation, memory_id: str) -> Memory:
     """Delete one of ``org``'s memories, its index entries and the tensions it is part of."""
     memory = _locked(org, memory_id)
-    unindex_memory(memory)
+    unindex(org_id=org.pk, memory_id=memory.id)
     memory.delete()
     memory.id = memory_id  # delete() clears the primary key; the answer still names it
     return memory

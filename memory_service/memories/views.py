@@ -1,4 +1,4 @@
-"""POST /v1/turns and the /v1/memories endpoints: parse, call a service, render."""
+"""POST /v1/turns, POST /v1/recall and the /v1/memories endpoints: parse, call, render."""
 
 from __future__ import annotations
 
@@ -13,12 +13,15 @@ from memory_service.accounts.scopes import MEMORIES_READ, MEMORIES_WRITE
 from memory_service.memories import services
 from memory_service.memories.learning import Statement, memories_store, turn_learn
 from memory_service.memories.listing import memories_page, tier_counts
+from memory_service.memories.lookup import memories_recall
 from memory_service.memories.models import Memory
 from memory_service.memories.serializers import (
+    HitSerializer,
     MemoriesStoreSerializer,
     MemoryListQuerySerializer,
     MemoryMoveSerializer,
     MemorySerializer,
+    RecallRequestSerializer,
     TurnSerializer,
     filing_body,
 )
@@ -99,3 +102,21 @@ class MemoryViewSet(viewsets.ViewSet):
     def destroy(self, request: Request, pk: str) -> Response:
         memory = services.memory_forget(org=caller_organisation(request), memory_id=pk)
         return Response(MemorySerializer(memory).data)
+
+
+class RecallView(APIView):
+    """Deterministic ranked lookup of the organisation's memories."""
+
+    # No OPTIONS: the API publishes no metadata, and Allow lists what is really answered.
+    http_method_names = ["post"]
+    required_scopes = {"post": MEMORIES_READ}
+
+    def post(self, request: Request) -> Response:
+        body = RecallRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        hits = memories_recall(
+            org=caller_organisation(request),
+            query=body.validated_data["query"],
+            limit=body.validated_data["limit"],
+        )
+        return Response({"results": HitSerializer(hits, many=True).data, "empty": not hits})

@@ -1,8 +1,10 @@
 """Entering memories in the recall index and taking them out.
 
-The services call these inside their own transaction, so that a memory, its index entries and
-the totals recall reads change together. A memory without a single term is not indexed: it can
-never match, and this keeps the totals exactly what the blocks hold.
+A memory is known here only as an ``Entry``: its organisation, its id and the text it is found
+by. The memories app builds entries and calls these inside its own transaction, so that a
+memory, its index entries and the totals recall reads change together. A memory without a
+single term is not indexed: it can never match, and this keeps the totals exactly what the
+blocks hold.
 
 Each function updates the organisation's IndexStats row first. That row lock, held to the end of
 the caller's transaction, orders all index writes of one organisation: two transactions never
@@ -13,12 +15,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import F, PositiveBigIntegerField, Value
 from django.db.models.functions import Greatest
 
-from memory_service.memories.models import Memory
 from memory_service.recall.models import MAX_SMALL, Document, IndexStats, PostingBlock
 from memory_service.recall.numbers import chunk_of, number_of, pack, unpack
 from memory_service.recall.text import terms
@@ -30,23 +32,22 @@ BLOCK_BATCH_SIZE = 500
 BlockKey = tuple[str, int, int, int]  # term, length, tf, chunk
 
 
-def document_terms(memory: Memory) -> list[str]:
-    """Return the terms recall matches ``memory`` by: its content, subject and domain as one."""
-    return terms(" ".join((memory.content, memory.subject, memory.domain)))
+@dataclass(frozen=True)
+class Entry:
+    """A memory as the index files it: whose it is, its id, and the text it is found by."""
+
+    org_id: str
+    memory_id: str
+    text: str
 
 
-def index_memory(memory: Memory) -> None:
-    """Enter ``memory`` in the index and count it in its organisation's totals."""
-    index_memories([memory])
-
-
-def index_memories(memories: Iterable[Memory]) -> None:
-    """Enter memories not yet indexed, writing each block once (for backfills)."""
+def index_entries(entries: Iterable[Entry]) -> None:
+    """Enter memories not yet indexed, writing each block once however many there are."""
     by_org: dict[str, list[Document]] = defaultdict(list)
-    for memory in memories:
-        document = _document(memory)
+    for entry in entries:
+        document = _document(entry)
         if document is not None:
-            by_org[memory.organisation_id].append(document)
+            by_org[entry.org_id].append(document)
     # Inside the caller's transaction no savepoint is needed: a failure here fails the caller.
     with transaction.atomic(savepoint=False):
         for org_id, documents in sorted(by_org.items()):
@@ -57,35 +58,35 @@ def index_memories(memories: Iterable[Memory]) -> None:
             _add_to_blocks(org_id, documents)
 
 
-def unindex_memory(memory: Memory) -> None:
-    """Take ``memory`` out of the index and out of its organisation's totals."""
+def unindex(*, org_id: str, memory_id: str) -> None:
+    """Take a memory out of the index and out of its organisation's totals (if it is there)."""
     with transaction.atomic():
-        _lock_totals(memory.organisation_id)
-        document = Document.objects.filter(memory=memory).first()
+        _lock_totals(org_id)
+        document = Document.objects.filter(organisation_id=org_id, memory_id=memory_id).first()
         if document is None:
             return
         _take_from_blocks(document)
         document.delete()
-        rows = IndexStats.objects.filter(organisation_id=memory.organisation_id)
+        rows = IndexStats.objects.filter(organisation_id=org_id)
         rows.update(
             documents=_plus("documents", -1), total_length=_plus("total_length", -document.length)
         )
 
 
-def reindex_memory(memory: Memory) -> None:
-    """Index ``memory`` anew after its content, subject or domain changed."""
+def reindex(entry: Entry) -> None:
+    """Index a memory anew after the text it is found by changed."""
     with transaction.atomic():
-        unindex_memory(memory)
-        index_memory(memory)
+        unindex(org_id=entry.org_id, memory_id=entry.memory_id)
+        index_entries([entry])
 
 
-def filed_terms(memory: Memory) -> tuple[int, dict[str, int]]:
-    """Return the length ``memory`` is filed with and its {term: tf} (length 0: no terms).
+def filed_terms(text: str) -> tuple[int, dict[str, int]]:
+    """Return the length ``text`` is filed with and its {term: tf} (length 0: no terms).
 
-    Plain arithmetic on the memory's text, so migration ``recall.0002`` files its historical
-    memories with it too.
+    Plain arithmetic on the text, so migration ``recall.0002`` files its historical memories
+    with it too.
     """
-    counts = Counter(document_terms(memory))
+    counts = Counter(terms(text))
     tfs = {term: min(tf, MAX_SMALL) for term, tf in sorted(counts.items())}
     return min(sum(counts.values()), MAX_SMALL), tfs
 
@@ -99,14 +100,14 @@ def block_numbers(documents: Iterable[Document]) -> dict[BlockKey, list[int]]:
     return added
 
 
-def _document(memory: Memory) -> Document | None:
-    length, tfs = filed_terms(memory)
+def _document(entry: Entry) -> Document | None:
+    length, tfs = filed_terms(entry.text)
     if not length:
         return None
     return Document(
-        memory=memory,
-        organisation_id=memory.organisation_id,
-        number=number_of(memory.id),
+        memory_id=entry.memory_id,
+        organisation_id=entry.org_id,
+        number=number_of(entry.memory_id),
         length=length,
         terms=tfs,
     )

@@ -1,12 +1,14 @@
 """The inverted index recall reads: each memory's number and terms, the numbers of the memories
-holding each term packed into blocks, and per-organisation totals."""
+holding each term packed into blocks, and per-organisation totals.
+
+Memories are known here by their id and their text alone (see ``index.Entry``).
+"""
 
 from __future__ import annotations
 
 from django.db import models
 
 from memory_service.accounts.models import Organisation
-from memory_service.memories.models import Memory
 from memory_service.recall.text import MAX_TERM_LENGTH
 
 # The largest value of the small integer columns.
@@ -21,9 +23,9 @@ class Document(models.Model):
     removes exactly that, whatever has changed on the memory since.
     """
 
-    memory = models.OneToOneField(
-        Memory, on_delete=models.CASCADE, primary_key=True, related_name="document"
-    )
+    # The memory's id, not a foreign key: recall knows nothing of the memories app, which
+    # unindexes a memory in the transaction that forgets it.
+    memory_id = models.CharField(primary_key=True, max_length=32)
     organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, db_index=False)
     number = models.BigIntegerField()
     length = models.PositiveSmallIntegerField()

@@ -1,42 +1,38 @@
-"""Ranked lookup: BM25 over content, subject and domain; ``scoring`` ranks, this reads."""
+"""Ranked lookup: BM25 over the text memories were indexed by; ``scoring`` ranks, this reads.
+
+It answers memory ids with their scores and the words they matched on; reading the memories
+themselves, and noting their use, is the memories app's business.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
 
-from django.db import connection, transaction
-from django.db.models import F, Q, Sum
+from django.db import connection
+from django.db.models import Sum
 from django.db.models.functions import Length
 
-from memory_service import clock
 from memory_service.accounts.models import Organisation
-from memory_service.memories.models import Memory
 from memory_service.recall.models import Document, IndexStats, PostingBlock
 from memory_service.recall.numbers import NUMBER_SIZE, unpack
 from memory_service.recall.scoring import SCALE, Block, Bm25, Ranked, rank
 from memory_service.recall.text import query_words
 
-# last_used_at is written at most this often per memory, so that recalls rarely write.
-LAST_USED_RESOLUTION = timedelta(seconds=60)
-
 
 @dataclass(frozen=True)
-class Hit:
-    """One ranked match, with the query's words it matched on."""
+class Match:
+    """One ranked memory: its id, its BM25 score and the query's words it holds."""
 
-    id: str
-    content: str
-    tier: str
-    kind: str
+    memory_id: str
     score: float
-    reason: str
+    words: list[str]
 
 
-def recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
-    """Return ``org``'s memories that best match ``query``, best first, at most ``limit``."""
+def search(*, org: Organisation, query: str, limit: int) -> list[Match]:
+    """Return the ids of ``org``'s memories that best match ``query``, best first, at most
+    ``limit``; equal scores rank by memory id."""
     words = query_words(query)
     if not words:
         return []
@@ -47,7 +43,7 @@ def recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     for block in blocks:
         df[block.term] += len(block.numbers) // NUMBER_SIZE
     model = Bm25.for_query(documents=documents, total_length=total_length, df=df)
-    return _hits(org, rank(model, blocks, limit), words)
+    return _matches(org, rank(model, blocks, limit), words)
 
 
 def holders(org: Organisation, terms: Iterable[str], *, most: int) -> dict[str, list[str]]:
@@ -108,51 +104,19 @@ def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _hits(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Hit]:
-    """Return the ranked memories, naming the query's words each holds; note their use."""
-    numbers = [number for number, _ in ranked]
-    # The document's organisation too, so that the database finds them by its (organisation,
-    # number) index.
-    mine = Memory.objects.for_org(org).filter(document__organisation=org)
-    held = mine.filter(document__number__in=numbers).order_by()
-    fields = ("id", "content", "kind", "tier", "last_used_at")
+def _matches(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Match]:
+    """Return the ranked numbers as memory ids, naming the query's words each holds."""
+    documents = Document.objects.filter(organisation=org, number__in=[n for n, _ in ranked])
     # The terms it was indexed under name the matches, without analysing its text again.
-    held = held.only(*fields).annotate(
-        number=F("document__number"), indexed_terms=F("document__terms")
-    )
-    memories = {memory.number: memory for memory in held}
-    hits = []
+    held = {
+        number: (memory_id, indexed)
+        for number, memory_id, indexed in documents.values_list("number", "memory_id", "terms")
+    }
+    matches = []
     for number, score in ranked:
-        memory = memories.get(number)
-        if memory is None:  # deleted since it was ranked
+        if number not in held:  # taken out of the index since it was ranked
             continue
-        names = [word for term, word in words.items() if term in memory.indexed_terms]
-        hits.append(
-            Hit(
-                id=memory.id,
-                content=memory.content,
-                tier=memory.tier,
-                kind=memory.kind,
-                score=round(score / SCALE, 6),
-                reason="matched: " + ", ".join(names),
-            )
-        )
-    _touch(org, list(memories.values()))
-    return hits
-
-
-def _touch(org: Organisation, memories: list[Memory]) -> None:
-    """Record that the memories were recalled, at most once per resolution period each."""
-    now = clock.now()
-    since = now - LAST_USED_RESOLUTION
-    if all(m.last_used_at is not None and m.last_used_at >= since for m in memories):
-        return  # the common case for repeated recalls: no write at all
-    stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=since)
-    ids = [memory.id for memory in memories]
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            # lastUsedAt is a hint: a crash may lose its last moments, and a recall need not
-            # wait for the write-ahead log to reach the disk for it.
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit = off")
-        Memory.objects.for_org(org).filter(stale, id__in=ids).update(last_used_at=now)
+        memory_id, indexed = held[number]
+        names = [word for term, word in words.items() if term in indexed]
+        matches.append(Match(memory_id=memory_id, score=round(score / SCALE, 6), words=names))
+    return matches

@@ -445,11 +445,11 @@ def explain_sql(queries: list[str]) -> None:
 
     from memory_service.accounts.models import Organisation
     from memory_service.memories.listing import memories_page, tier_counts
-    from memory_service.recall.search import recall
+    from memory_service.memories.lookup import memories_recall
 
     org = Organisation.objects.get(name="bench")
     cases: list[tuple[str, Callable[[], object]]] = [
-        (f"recall {query!r}", functools.partial(recall, org=org, query=query, limit=8))
+        (f"recall {query!r}", functools.partial(memories_recall, org=org, query=query, limit=8))
         for query in queries
     ]
     cases.append(("list first page", lambda: (memories_page(org=org, limit=20), tier_counts(org))))

@@ -37,7 +37,7 @@ def _queries(count: int) -> list[str]:
 def _load(org, count: int) -> None:
     from memory_service.memories.models import Memory
     from memory_service.memories.normalise import fingerprint
-    from memory_service.recall.index import index_memories
+    from memory_service.recall.index import index_entries
 
     statements = iter(memory_corpus.memories())  # distinct statements, without end
     prints: set[str] = set()  # the service's notion of "the same" is a little wider
@@ -58,7 +58,7 @@ def _load(org, count: int) -> None:
                     )
                 )
         Memory.objects.bulk_create(memories)
-        index_memories(memories)
+        index_entries(memory.recall_entry() for memory in memories)
         loaded += len(memories)
         print(f"  {loaded} memories", file=sys.stderr)
 
@@ -92,13 +92,13 @@ def _measure(org, key_secret: str, queries: list[str], rounds: int) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key_secret}")
     for query in queries:  # warm the caches and the connection
-        search.recall(org=org, query=query, limit=8)
+        search.search(org=org, query=query, limit=8)
     direct, http, slowest = [], [], []
     for _ in range(rounds):
         for query in queries:
             start = time.perf_counter()
             with mock.patch.object(search, "rank", timed_rank):
-                search.recall(org=org, query=query, limit=8)
+                search.search(org=org, query=query, limit=8)
             direct.append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             response = client.post("/api/v1/recall", {"query": query, "limit": 8}, format="json")
@@ -125,9 +125,9 @@ def _verify(org, queries: list[str]) -> None:
 
     differ = []
     for query in queries:
-        pruned = search.recall(org=org, query=query, limit=8)
+        pruned = search.search(org=org, query=query, limit=8)
         with mock.patch.object(search, "rank", unpruned):
-            full = search.recall(org=org, query=query, limit=8)
+            full = search.search(org=org, query=query, limit=8)
         if pruned != full:
             differ.append(query)
     print(f"pruned == full scan on {len(queries) - len(differ)}/{len(queries)} queries {differ}")

@@ -73,6 +73,6 @@ class MemoryFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def indexed(self, create: bool, extracted: bool | None, **kwargs) -> None:
         if create and extracted is not False:
-            from memory_service.recall.index import index_memory
+            from memory_service.recall.index import index_entries
 
-            index_memory(self)
+            index_entries([self.recall_entry()])

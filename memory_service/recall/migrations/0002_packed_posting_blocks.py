@@ -25,7 +25,7 @@ def index_held_memories(apps, schema_editor):
     by_org = defaultdict(list)
     taken = set()
     for memory in Memory.objects.order_by("id").iterator():
-        length, tfs = filed_terms(memory)
+        length, tfs = filed_terms(" ".join((memory.content, memory.subject, memory.domain)))
         if not length:
             continue
         org, number = memory.organisation_id, number_of(memory.id)

@@ -66,7 +66,7 @@ def test_adding_a_memory_indexes_it_for_recall(staff_client, org, api):
     )  # fmt: skip
     assert response.status_code == 302
     memory = Memory.objects.for_org(org).get()
-    assert memory.fingerprint and Document.objects.filter(memory=memory).exists()
+    assert memory.fingerprint and Document.objects.filter(memory_id=memory.id).exists()
     assert api.post("/api/v1/recall", {"query": "lisbon"}).json()["results"][0]["id"] == memory.id
 
 

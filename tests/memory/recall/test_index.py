@@ -7,15 +7,10 @@ import factory
 import pytest
 
 from memory_service.ids import new_memory_id
-from memory_service.recall.index import (
-    index_memories,
-    index_memory,
-    reindex_memory,
-    unindex_memory,
-)
+from memory_service.memories.lookup import memories_recall as recall
+from memory_service.recall.index import index_entries, reindex, unindex
 from memory_service.recall.models import Document, IndexStats, PostingBlock
 from memory_service.recall.numbers import chunk_of, number_of, unpack
-from memory_service.recall.search import recall
 from tests.memory.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def postings(memory) -> dict[str, tuple[int, int]]:
     """Return {term: (tf, length)} for every block that holds the memory's number."""
-    document = Document.objects.filter(memory=memory).first()
+    document = Document.objects.filter(memory_id=memory.id).first()
     if document is None:
         return {}
     found = {}
@@ -65,7 +60,7 @@ def test_indexing_files_the_memory_under_each_distinct_term_of_content_subject_a
         "day": (1, 9),
         "code": (1, 9),
     }
-    assert Document.objects.get(memory=memory).organisation_id == org.pk
+    assert Document.objects.get(memory_id=memory.id).organisation_id == org.pk
 
 
 def test_indexing_counts_each_memory_and_its_length_in_the_organisation_totals(org):
@@ -86,14 +81,14 @@ def test_a_memory_of_stop_words_alone_is_not_indexed_and_not_counted(org):
     memory = MemoryFactory(organisation=org, content="It is what it is.")
     assert postings(memory) == {}
     assert totals(org) == (1, 2)
-    unindex_memory(memory)
+    unindex(org_id=memory.organisation_id, memory_id=memory.id)
     assert totals(org) == (1, 2)
 
 
 def test_unindexing_removes_the_number_from_its_blocks_and_the_memory_from_the_totals(org):
     MemoryFactory(organisation=org, content="Kotlin at work.")
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
-    unindex_memory(memory)
+    unindex(org_id=memory.organisation_id, memory_id=memory.id)
     assert postings(memory) == {}
     assert totals(org) == (1, 2)
     # Blocks left empty are deleted.
@@ -103,8 +98,8 @@ def test_unindexing_removes_the_number_from_its_blocks_and_the_memory_from_the_t
 def test_unindexing_twice_takes_the_memory_out_once(org):
     MemoryFactory(organisation=org, content="Kotlin at work.")
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
-    unindex_memory(memory)
-    unindex_memory(memory)
+    unindex(org_id=memory.organisation_id, memory_id=memory.id)
+    unindex(org_id=memory.organisation_id, memory_id=memory.id)
     assert totals(org) == (1, 2)
 
 
@@ -112,7 +107,7 @@ def test_reindexing_files_the_memory_anew(org):
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
     memory.content = "Emacs."
     memory.save(update_fields=["content"])
-    reindex_memory(memory)
+    reindex(memory.recall_entry())
     assert postings(memory) == {"emac": (1, 1)}
     assert totals(org) == (1, 1)
 
@@ -120,7 +115,7 @@ def test_reindexing_files_the_memory_anew(org):
 def test_indexing_creates_the_totals_row_when_it_is_missing(org):
     memory = MemoryFactory(organisation=org, content="Kotlin at work.", indexed=False)
     assert not IndexStats.objects.filter(organisation=org).exists()
-    index_memory(memory)
+    index_entries([memory.recall_entry()])
     assert totals(org) == (1, 2)
 
 
@@ -139,7 +134,7 @@ def test_unindexing_a_memory_leaves_the_others_in_their_blocks(org):
     kept = MemoryFactory(organisation=org, content="Deploy Kotlin.")
     # The same length and tf as the kept memory: both numbers share blocks.
     gone = MemoryFactory(organisation=org, content="Deploy Gradle.")
-    unindex_memory(gone)
+    unindex(org_id=gone.organisation_id, memory_id=gone.id)
     assert held_by(org) == {"deploy": 1, "kotlin": 1}
     assert postings(kept) == {"deploy": (1, 2), "kotlin": (1, 2)}
 
@@ -154,13 +149,13 @@ def test_the_blocks_are_kept_per_organisation(org, other_org):
 def test_bulk_indexing_counts_like_one_by_one(org):
     contents = ["Deploy Kotlin.", "Deploy, deploy, deploy the build.", "Kotlin builds."]
     memories = [MemoryFactory(organisation=org, content=text, indexed=False) for text in contents]
-    index_memories(memories)
+    index_entries(m.recall_entry() for m in memories)
     bulk = (held_by(org), totals(org), [postings(memory) for memory in memories])
     for memory in memories:
-        unindex_memory(memory)
+        unindex(org_id=memory.organisation_id, memory_id=memory.id)
     assert held_by(org) == {} and totals(org) == (0, 0)
     for memory in memories:
-        index_memory(memory)
+        index_entries([memory.recall_entry()])
     assert (held_by(org), totals(org), [postings(memory) for memory in memories]) == bulk
 
 
@@ -189,12 +184,12 @@ def test_memories_whose_ids_share_a_number_are_each_given_their_own(org, other_o
     for memory, tail in zip(both, ["c", "d"], strict=True):
         memory.id = shared + tail * 10
         memory.save()
-    index_memories(both)  # in one batch
+    index_entries(m.recall_entry() for m in both)  # in one batch
     elsewhere = MemoryFactory(organisation=other_org, id=shared + "e" * 10, content="Kotlin.")
     mine = [first, again, *both]
-    numbers = [Document.objects.get(memory=memory).number for memory in mine]
+    numbers = [Document.objects.get(memory_id=memory.id).number for memory in mine]
     assert numbers[0] == number_of(first.id) and len(set(numbers)) == 4
-    assert Document.objects.get(memory=elsewhere).number == number_of(first.id)
+    assert Document.objects.get(memory_id=elsewhere.id).number == number_of(first.id)
     assert all(postings(memory)["kotlin"] == (1, 2) for memory in mine)
     hits = recall(org=org, query="kotlin", limit=8)
     assert sorted(hit.id for hit in hits) == sorted(memory.id for memory in mine)

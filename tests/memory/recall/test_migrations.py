@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from memory_service.memories.lookup import memories_recall as recall
 from memory_service.recall.models import Document, IndexStats
-from memory_service.recall.search import recall
 from tests.memory.factories import MemoryFactory, OrganisationFactory
 
 BEFORE = [("recall", "0001_initial")]

@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from memory_service import clock
 from memory_service.memories.models import ARCHIVE, Memory
-from memory_service.recall.index import unindex_memory
+from memory_service.recall.index import unindex
 from tests.memory.factories import ApiKeyFactory, MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -138,7 +138,7 @@ def test_another_organisation_s_match_alone_answers_empty(api, other_org):
 def test_a_forgotten_memory_is_no_longer_recalled(api, org):
     kept = MemoryFactory(organisation=org, content="Deploy on Thursdays.")
     gone = MemoryFactory(organisation=org, content="Never deploy on Fridays.")
-    unindex_memory(gone)
+    unindex(org_id=org.pk, memory_id=gone.id)
     gone.delete()
     assert ids(recall(api, "deploy")) == [kept.pk]
 

@@ -10,11 +10,10 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from memory_service.memories.lookup import memories_recall as recall
 from memory_service.memories.models import Memory
-from memory_service.recall import scoring, search
-from memory_service.recall.index import document_terms
+from memory_service.recall import scoring, search, text
 from memory_service.recall.numbers import pack
-from memory_service.recall.search import recall
 from memory_service.recall.text import query_words
 from tests.memory.factories import MemoryFactory
 
@@ -74,7 +73,8 @@ def test_pruned_ranking_answers_what_scoring_every_posting_answers(
 @pytest.mark.parametrize("query", QUERIES)
 def test_scores_and_order_are_bm25_computed_from_the_memories_words(org, corpus, query):
     """The whole answer, ties broken by id, from nothing but the memories' text."""
-    memories = {m.id: Counter(document_terms(m)) for m in Memory.objects.filter(organisation=org)}
+    held = Memory.objects.filter(organisation=org)
+    memories = {m.id: Counter(text.terms(m.recall_entry().text)) for m in held}
     total = sum(sum(counts.values()) for counts in memories.values())
     terms = set(query_words(query))
     df = {term: sum(1 for c in memories.values() if term in c) for term in terms}
