@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import logging
-import time
 
 import pytest
 
@@ -229,13 +228,3 @@ def test_extraction_never_logs_the_message(caplog):
     with caplog.at_level(logging.DEBUG):
         extract("My password is hunter2. I live in Lisbon.")
     assert caplog.records == []
-
-
-def test_extraction_takes_well_under_a_millisecond_for_a_typical_message():
-    message = "Thanks, that helped a lot! By the way, I live in Lisbon and I work at Acme."
-    extract(message)
-    runs = 200
-    started = time.perf_counter()
-    for _ in range(runs):
-        extract(message)
-    assert (time.perf_counter() - started) / runs < 0.001

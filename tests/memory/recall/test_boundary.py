@@ -16,7 +16,7 @@ RECALL = PACKAGE / "recall"
 PUBLIC = {
     "memory_service.recall.index": {"Entry", "index_entries", "unindex", "reindex"},
     "memory_service.recall.search": {"Match", "search", "holders"},
-    "memory_service.recall.text": {"terms", "query_words"},
+    "memory_service.recall.text": {"terms", "query_words", "STOP_WORDS"},
 }
 
 
