@@ -64,7 +64,10 @@ class Memory(models.Model):
         ]
         indexes = [
             models.Index(fields=["organisation", "-created_at", "-id"], name="memory_org_newest"),
-            models.Index(fields=["organisation", "tier"], name="memory_org_tier"),
+            # Tier filters, and the context block's newest core and working memories first.
+            models.Index(
+                fields=["organisation", "tier", "-updated_at", "-id"], name="memory_org_tier_recent"
+            ),
             models.Index(fields=["organisation", "subject"], name="memory_org_subject"),
         ]
 
