@@ -60,6 +60,9 @@ class Origin:
     session_id: str = ""
     domain: str = ""
     tier: str | None = None  # an explicit tier from a direct store
+    # Whether to compare with what is held on the subject. A lesson settling a tension quotes
+    # both sides, correction words included: it restates nothing and contradicts nothing.
+    reconcile: bool = True
 
 
 def memories_file(
@@ -107,8 +110,12 @@ def _file_one(
     held = Memory.objects.select_for_update().filter(organisation=org, fingerprint=print_).first()
     if held is not None:
         return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
-    relation = related_memory(org=org, content=candidate.content, subject=candidate.subject or "")
-    if relation is None:
+    relation = None
+    if origin.reconcile:
+        relation = related_memory(
+            org=org, content=candidate.content, subject=candidate.subject or ""
+        )
+    if relation is None and origin.reconcile:
         # No subject, or one nothing is held on: a correction still names what it corrects
         # ("Kofi's my sous chef these days, Dani left" corrects "Sous chef is Dani").
         corrected = corrected_memory(org=org, content=candidate.content)

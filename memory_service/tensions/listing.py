@@ -1,0 +1,47 @@
+"""Reading tensions: a page newest first behind an opaque cursor, counts, and the open ones.
+
+``tension_counts`` and ``open_tensions`` are what GET /v1/stats reports.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+
+from memory_service.accounts.models import Organisation
+from memory_service.memories.listing import decode_cursor, encode_cursor
+from memory_service.tensions.models import STATUSES, Tension
+
+
+def tensions_page(
+    *,
+    org: Organisation,
+    status: str | None = None,
+    limit: int,
+    cursor: str | None = None,
+) -> tuple[list[Tension], str | None]:
+    """Return up to ``limit`` tensions newest first, and the cursor of the next page or None."""
+    tensions = Tension.objects.for_org(org).with_memories().newest_first()
+    if status:
+        tensions = tensions.filter(status=status)
+    if cursor:
+        # The same cursor as the memory list's: (createdAt, id) of the last record shown.
+        created, tension_id = decode_cursor(cursor)
+        tensions = tensions.filter(
+            Q(created_at__lt=created) | Q(created_at=created, id__lt=tension_id)
+        )
+    page = list(tensions[: limit + 1])
+    next_cursor = encode_cursor(page[limit - 1]) if len(page) > limit else None
+    return page[:limit], next_cursor
+
+
+def tension_counts(*, org: Organisation) -> dict[str, int]:
+    """Return how many of ``org``'s tensions are open and how many resolved."""
+    counts = dict.fromkeys(STATUSES, 0)
+    rows = Tension.objects.for_org(org).order_by().values("status").annotate(n=Count("id"))
+    counts.update({row["status"]: row["n"] for row in rows})
+    return counts
+
+
+def open_tensions(*, org: Organisation, most: int = 10) -> list[Tension]:
+    """Return ``org``'s open tensions newest first, at most ``most``, both memories loaded."""
+    return list(Tension.objects.for_org(org).open().with_memories().newest_first()[:most])
