@@ -37,7 +37,10 @@ from memory_service.selfmodel.guardrails import guardrails
 
 # The best matches the core and index sections draw on before falling back to recency.
 RANKED = 200
-# Enough of a message's words to rank by; a megabyte of text would read every block there is.
+# What of a message is read: as much as a turn's message holds. A pasted megabyte costs what a
+# question does, and what it names past this point triggers nothing.
+MESSAGE_SCAN = 20_000
+# Enough of a message's words to rank by; every word would read every block there is.
 QUERY_WORDS = 64
 MAX_GUARDRAILS = 10
 MAX_TRIGGERED = 20
@@ -74,6 +77,7 @@ def context_build(
 ) -> Block:
     """Return ``org``'s context block for ``message`` in at most ``ceiling`` tokens."""
     pinned = _pinned(org, force_full)
+    message = message[:MESSAGE_SCAN]
     if session_id:
         transcript = f"{_session_transcript(org, session_id)}\n{transcript}"
     build = _Build(org=org, message=message, transcript=one_line(transcript).casefold())

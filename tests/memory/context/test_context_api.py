@@ -326,3 +326,10 @@ def test_context_needs_memories_read(org, client_for):
     response = client_for(key).post(URL, {"userMessage": "hi"}, format="json")
     assert response.status_code == 403
     assert response.json()["requiredScope"] == "memories:read"
+
+
+def test_a_long_message_is_read_as_far_as_a_turns_message_holds(api, org):
+    memory = MemoryFactory(organisation=org, content="Kofi is my sous chef.")
+    padding = "and so on " * 1_995  # 19,950 characters
+    assert ids_in(build(api, f"{padding} ask Kofi"), "triggered") == [memory.id]
+    assert ids_in(build(api, f"{padding} {padding} ask Kofi"), "triggered") == []
