@@ -35,8 +35,9 @@ from memory_service.recall.search import holders, search
 from memory_service.recall.text import query_words, terms
 from memory_service.selfmodel.guardrails import guardrails
 
-# The best matches the core and index sections draw on before falling back to recency.
-RANKED = 200
+# The best matches the core and index sections draw on, beyond the index's own length, before
+# they fall back to recency: room for the core memories among them.
+RANKED_CORE = 20
 # What of a message is read: as much as a turn's message holds. A pasted megabyte costs what a
 # question does, and what it names past this point triggers nothing.
 MESSAGE_SCAN = 20_000
@@ -81,7 +82,7 @@ def context_build(
     if session_id:
         transcript = f"{_session_transcript(org, session_id)}\n{transcript}"
     build = _Build(org=org, message=message, transcript=one_line(transcript).casefold())
-    build.ranked = _ranked(org, message)
+    build.ranked = _ranked(org, message, limit=max_index_items + RANKED_CORE)
     block = assemble(_lines(build, pinned, max_index_items), ceiling=ceiling)
     used = {entry.memory_id for entry in block.entries if entry.memory_id}
     memories_touch(org=org, memories=[build.shown[i] for i in used])
@@ -131,12 +132,12 @@ def _session_transcript(org: Organisation, session_id: str) -> str:
     return "\n".join(f"{said}\n{answered}" for said, answered in recent)
 
 
-def _ranked(org: Organisation, message: str) -> list[tuple[Memory, list[str]]]:
+def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[Memory, list[str]]]:
     """Return the memories recall ranks best for ``message``, with the words they matched."""
     words = list(query_words(message).values())[:QUERY_WORDS]
     if not words:
         return []
-    matches = search(org=org, query=" ".join(words), limit=RANKED)
+    matches = search(org=org, query=" ".join(words), limit=limit)
     rows = Memory.objects.for_org(org).only(*FIELDS).in_bulk([m.memory_id for m in matches])
     return [(rows[m.memory_id], m.words) for m in matches if m.memory_id in rows]
 
@@ -159,13 +160,13 @@ def _index(build: _Build, most: int) -> Iterator[tuple[Memory, str]]:
         if memory.tier == WORKING and memory.id not in build.full and len(listed) < most:
             listed.add(memory.id)
             yield memory, "matched: " + ", ".join(words)
+    if len(listed) == most:
+        return
+    # One query: the index is short, and the newest working memories are an index scan away.
     working = Memory.objects.for_org(build.org).filter(tier=WORKING).only(*FIELDS)
-    for memory in _newest_first(working):
-        if len(listed) == most:
-            return
-        if memory.id not in listed and memory.id not in build.full:
-            listed.add(memory.id)
-            yield memory, "recently updated working memory"
+    recent = working.exclude(id__in=listed | build.full).order_by("-updated_at", "-id")
+    for memory in recent[: most - len(listed)]:
+        yield memory, "recently updated working memory"
 
 
 def _newest_first(memories: QuerySet[Memory]) -> Iterator[Memory]:
