@@ -3,8 +3,8 @@
 A domain matters when it is weak (reliability below 0.6), or when the message names it and it
 has a failure pattern or a strategy to pass on. The message names a domain when every index term
 of the domain's name is among the message's terms: "deploys" is named by "I'm deploying the API".
-Four queries whatever the number of domains: the weak ones and their notes, the named candidates
-(found by the indexed ``anchor`` term, so not every domain is read) and their notes.
+Three queries whatever the number of domains: the weak ones, the named candidates (found by the
+indexed ``anchor`` term, so not every domain is read), and the notes of both.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from django.db.models import Exists, OuterRef, prefetch_related_objects
 
 from memory_service.accounts.models import Organisation
 from memory_service.recall.text import terms
-from memory_service.selfmodel.listing import weak_domains
 from memory_service.selfmodel.models import (
     FAILURE_PATTERN,
     STRATEGY,
@@ -42,9 +41,12 @@ class Guardrail:
 
 def guardrails(*, org: Organisation, message: str, most: int = 10) -> list[Guardrail]:
     """Return at most ``most`` guardrails: weak domains weakest first, then named ones by key."""
-    weak = weak_domains(org=org, most=most)
+    if most <= 0:
+        return []
+    weak = list(Domain.objects.for_org(org).weak().weakest_first()[:most])
     named = _named_domains(org=org, message=message, most=most - len(weak), skip=weak)
-    prefetch_related_objects(named, latest_notes())
+    # One query for the notes of both lists.
+    prefetch_related_objects([*weak, *named], latest_notes())
     rails = [
         Guardrail(
             domain.name,
