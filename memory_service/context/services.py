@@ -37,7 +37,7 @@ from memory_service.selfmodel.guardrails import guardrails
 
 # The best matches the core and index sections draw on, beyond the index's own length, before
 # they fall back to recency: room for the core memories among them.
-RANKED_CORE = 20
+RANKED_CORE = 10
 # What of a message is read: as much as a turn's message holds. A pasted megabyte costs what a
 # question does, and what it names past this point triggers nothing.
 MESSAGE_SCAN = 20_000
@@ -192,8 +192,13 @@ def _triggered(build: _Build) -> Iterator[tuple[Memory, Term]]:
     if not wanted:
         return
     held = holders(build.org, {s for _, stems in wanted for s in stems}, most=MAX_HOLDERS)
+    # A term of several words needs only its rarer words to find its holders: "Felix Dubois"
+    # stands in one memory even when "felix" stands in hundreds (the phrase is checked below).
     candidates = {
-        term: set.intersection(*(set(held.get(s, ())) for s in stems)) for term, stems in wanted
+        term: set.intersection(*rare)
+        if (rare := [set(held[s]) for s in stems if s in held])
+        else set()
+        for term, stems in wanted
     }
     several = {term for term, stems in wanted if len(stems) > 1}
     ids = set().union(*candidates.values()) - build.full

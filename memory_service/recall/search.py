@@ -6,13 +6,12 @@ themselves, and noting their use, is the memories app's business.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Sum
-from django.db.models.functions import Length
 
 from memory_service.accounts.models import Organisation
 from memory_service.recall.models import Document, IndexStats, PostingBlock
@@ -48,16 +47,38 @@ def search(*, org: Organisation, query: str, limit: int) -> list[Match]:
 
 def holders(org: Organisation, terms: Iterable[str], *, most: int) -> dict[str, list[str]]:
     """Return, for each of ``terms`` that at most ``most`` memories hold, their ids."""
-    blocks = PostingBlock.objects.filter(organisation=org, term__in=sorted(set(terms)))
-    sizes = blocks.values("term").annotate(size=Sum(Length("numbers"))).order_by()
-    rare = sorted(row["term"] for row in sizes if row["size"] // NUMBER_SIZE <= most)
+    wanted_terms = sorted(set(terms))
+    if not wanted_terms:
+        return {}
+    table = PostingBlock._meta.db_table
+    marks = ", ".join(["%s"] * len(wanted_terms))
+    # One statement: a common term's blocks are sized, never read.
+    rows = _fetch_binary(
+        f"SELECT term, numbers FROM {table} WHERE organisation_id = %s AND term IN ({marks})"  # noqa: S608
+        f" AND term IN (SELECT term FROM {table} WHERE organisation_id = %s AND term IN ({marks})"
+        f" GROUP BY term HAVING SUM(LENGTH(numbers)) <= %s)",
+        [org.pk, *wanted_terms, org.pk, *wanted_terms, most * NUMBER_SIZE],
+    )
     numbers: dict[str, list[int]] = defaultdict(list)
-    for term, data in blocks.filter(term__in=rare).values_list("term", "numbers"):
-        numbers[term] += unpack(data)
-    wanted = sorted({number for found in numbers.values() for number in found})
-    documents = Document.objects.filter(organisation=org, number__in=wanted)
-    ids = dict(documents.values_list("number", "memory_id"))
+    for term, data in rows:
+        numbers[term] += unpack(bytes(data))
+    wanted = sorted({n for found in numbers.values() for n in found})
+    ids = {number: memory_id for number, memory_id in _documents(org, wanted, "memory_id")}
     return {term: [ids[n] for n in found if n in ids] for term, found in numbers.items()}
+
+
+def _documents(org: Organisation, numbers: list[int], columns: str) -> list[tuple]:
+    """Return (number, *columns) of the documents of ``numbers`` that are still indexed."""
+    if not numbers:
+        return []
+    table = Document._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT number, {columns} FROM {table}"  # noqa: S608
+            f" WHERE organisation_id = %s AND number IN ({', '.join(['%s'] * len(numbers))})",
+            [org.pk, *numbers],
+        )
+        return cursor.fetchall()
 
 
 def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
@@ -106,11 +127,10 @@ def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
 
 def _matches(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Match]:
     """Return the ranked numbers as memory ids, naming the query's words each holds."""
-    documents = Document.objects.filter(organisation=org, number__in=[n for n, _ in ranked])
     # The terms it was indexed under name the matches, without analysing its text again.
     held = {
-        number: (memory_id, indexed)
-        for number, memory_id, indexed in documents.values_list("number", "memory_id", "terms")
+        number: (memory_id, json.loads(terms) if isinstance(terms, str) else terms)  # SQLite: text
+        for number, memory_id, terms in _documents(org, [n for n, _ in ranked], "memory_id, terms")
     }
     matches = []
     for number, score in ranked:

@@ -1,4 +1,5 @@
-"""Deterministic, realistic text for the memory benchmark: memories, recall queries and turns.
+"""Deterministic, realistic text for the memory benchmark: memories, recall queries, turns,
+context messages and self-model outcomes.
 
 Statements are built from templates whose slots draw from vocabularies of tools (editors,
 languages, databases, infrastructure, apps), people, places, foods and projects (about 1,300
@@ -427,3 +428,130 @@ def turns(count: int, seed: int = 3) -> list[tuple[str, str]]:
 
 
 ASSISTANT_REPLIES = ["Got it.", "Noted, I'll remember that.", "Understood.", "Thanks, noted."]
+
+# Messages for POST /context. Those that trigger name something concrete mid-sentence (a name, a
+# place, a port, a time, an identifier), so that no term opens the sentence; those that do not
+# are lowercase questions without a number, a quotation or a capital, whose words still rank
+# memories for the index. The service passes over a term any of whose words more than 200
+# memories hold, so a full name with a common first name, a time ("16:00": "00") or a region
+# ("eu-central-1": "1") triggers less as the memories grow.
+CONTEXT_TRIGGERS = [
+    (0.30, "name", "Can you check with {first} about the {project} rollout?"),
+    (0.20, "full name", "I still need to ask {full_name} about the {task} plan."),
+    (0.15, "place", "Should the {team} offsite move to {city} next year?"),
+    (0.15, "port", "Is anything else listening on port {port} these days?"),
+    (0.10, "time", "Can we move the {team} sync to {time} instead?"),
+    (0.10, "region", "Is the cluster in {region} still healthy?"),
+]
+CONTEXT_PLAIN = [
+    "how should i plan the week",
+    "what should i focus on today",
+    "can you help me write the {doc} for this sprint",
+    "any tips for {task} this week",
+    "remind me how i like my {drink}",
+    "what do i usually eat for lunch",
+    "is it a good idea to learn {lang} this year",
+    "summarise what we decided about {task}",
+    "how do i get better at {hobby}",
+    "what was the plan for the week again",
+    "can you draft a short reply saying i'll be late",
+    "which {app} workspace do i keep my notes in",
+]
+_HELD_WORD = re.compile(r"[\w:-]+")
+_FULL_NAME = re.compile(r"\b([A-Z]\w+) ([A-Z]\w+)\b")
+_PORT = re.compile(r"\bport (\d+)\b")
+
+
+def context_messages(count: int, held: list[str], seed: int = 4) -> list[tuple[str, str]]:
+    """Return ``count`` ``(kind, message)`` for POST /context, half of them naming a concrete term.
+
+    A message that triggers names what a memory of ``held`` (the contents the service holds)
+    names: a first name, project, place, time or region drawn uniformly from those of the
+    vocabulary that some memory holds (so most are the rarer ones a message names in particular),
+    a full name or a port drawn uniformly from those held. The other half are ``CONTEXT_PLAIN``,
+    kind "none".
+    """
+    rng = random.Random(seed)
+    words = {word for text in held for word in _HELD_WORD.findall(text)}
+    firsts, lasts = set(FIRST_NAMES), set(SURNAMES)
+    found = {
+        "full_name": {
+            f"{first} {last}"
+            for text in held
+            for first, last in _FULL_NAME.findall(text)
+            if first in firsts and last in lasts
+        },
+        "port": {match.group(1) for text in held for match in _PORT.finditer(text)},
+    }
+    for slot, vocabulary in (
+        ("first", FIRST_NAMES),
+        ("project", PROJECTS),
+        ("city", CITIES),
+        ("time", TIMES),
+        ("region", REGIONS),
+    ):
+        found[slot] = {word for word in vocabulary if word in words}
+    drawn = {slot: sorted(values) for slot, values in found.items()}
+    # A template with a slot that nothing held fills is left out (a tiny corpus has no port).
+    weights = [
+        weight * all(drawn.get(slot, True) for slot in re.findall(r"\{(\w+)\}", template))
+        for weight, _, template in CONTEXT_TRIGGERS
+    ]
+    out = []
+    for index in range(count):
+        if index % 2:
+            message = fill(rng.choice(CONTEXT_PLAIN), rng)
+            assert message == message.lower() and not re.search(r"[\d\"`/_-]", message), message
+            out.append(("none", message))
+            continue
+        _, kind, template = rng.choices(CONTEXT_TRIGGERS, weights)[0]
+        message = re.sub(
+            r"\{(\w+)\}",
+            lambda match: (
+                rng.choice(drawn[match.group(1)])
+                if match.group(1) in drawn
+                else SLOTS[match.group(1)](rng)
+            ),
+            template,
+        )
+        out.append((kind, message))
+    return out
+
+
+FAILURE_PATTERNS = [
+    "shipped without a rollback plan",
+    "skipped the staging smoke test",
+    "answered from memory without checking the docs",
+    "assumed the default timezone",
+    "changed the schema and the code in one deploy",
+    "forgot to tell the on-call",
+    "estimated before reading the code",
+    "trusted a cached value after the migration",
+]
+STRATEGIES = [
+    "write the rollback steps first",
+    "run the smoke test on staging",
+    "check the runbook before answering",
+    "ask which timezone applies",
+    "split schema and code changes",
+    "post in the team channel before starting",
+]
+
+
+def outcomes(count: int, seed: int = 5) -> list[dict[str, object]]:
+    """Return ``count`` bodies for POST /self-model/outcome over the team names as domains.
+
+    About 70% succeed; a failure carries a failure pattern half the time and a strategy a third,
+    drawn from short lists, so that notes both repeat (counted again) and arrive new.
+    """
+    rng = random.Random(seed)
+    bodies: list[dict[str, object]] = []
+    for _ in range(count):
+        body: dict[str, object] = {"domain": rng.choice(TEAMS), "success": rng.random() < 0.7}
+        if not body["success"]:
+            if rng.random() < 0.5:
+                body["failurePattern"] = rng.choice(FAILURE_PATTERNS)
+            if rng.random() < 0.33:
+                body["strategy"] = rng.choice(STRATEGIES)
+        bodies.append(body)
+    return bodies

@@ -333,3 +333,13 @@ def test_a_long_message_is_read_as_far_as_a_turns_message_holds(api, org):
     padding = "and so on " * 1_995  # 19,950 characters
     assert ids_in(build(api, f"{padding} ask Kofi"), "triggered") == [memory.id]
     assert ids_in(build(api, f"{padding} {padding} ask Kofi"), "triggered") == []
+
+
+def test_a_phrase_with_a_common_word_still_triggers_by_its_rare_one(api, org, settings):
+    from memory_service.context import services
+
+    for n in range(services.MAX_HOLDERS + 1):
+        MemoryFactory(organisation=org, content=f"Felix logged shift {n}.", indexed=True)
+    held = MemoryFactory(organisation=org, content="Felix Dubois owns the reviews plan.")
+    assert ids_in(build(api, "then ask Felix Dubois"), "triggered") == [held.id]
+    assert ids_in(build(api, "then ask Felix"), "triggered") == []  # too common alone
