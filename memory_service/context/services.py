@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
 
 from django.db.models import Q, QuerySet
 
@@ -45,6 +47,9 @@ MESSAGE_SCAN = 20_000
 QUERY_WORDS = 64
 MAX_GUARDRAILS = 10
 MAX_TRIGGERED = 20
+# Holders read beyond the ranking, newest first: enough for MAX_TRIGGERED bodies when most of
+# them do not hold a phrase as written.
+MAX_READ_TRIGGERED = 100
 # A term more memories hold than this names nothing in particular.
 MAX_HOLDERS = 200
 # The turns of a session read as its transcript, newest first.
@@ -54,6 +59,21 @@ BATCH = 50
 FIELDS = ("id", "content", "tier", "updated_at", "last_used_at")
 
 
+class Held(NamedTuple):
+    """A memory as the block reads it: tuples, since model instances cost more to make than
+    the database takes to send them, on every build."""
+
+    id: str
+    content: str
+    tier: str
+    updated_at: datetime
+    last_used_at: datetime | None
+
+
+def _read(memories: QuerySet[Memory]) -> list[Held]:
+    return [Held(*row) for row in memories.values_list(*FIELDS)]
+
+
 @dataclass
 class _Build:
     """What one build has read so far: the ranking, and every memory it showed."""
@@ -61,8 +81,8 @@ class _Build:
     org: Organisation
     message: str
     transcript: str  # casefolded, whitespace as single spaces
-    ranked: list[tuple[Memory, list[str]]] = field(default_factory=list)
-    shown: dict[str, Memory] = field(default_factory=dict)
+    ranked: list[tuple[Held, list[str]]] = field(default_factory=list)
+    shown: dict[str, Held] = field(default_factory=dict)
     full: set[str] = field(default_factory=set)  # memories whose body is in the block
 
 
@@ -89,7 +109,7 @@ def context_build(
     return block
 
 
-def _lines(build: _Build, pinned: list[Memory], max_index_items: int) -> Iterator[Line]:
+def _lines(build: _Build, pinned: list[Held], max_index_items: int) -> Iterator[Line]:
     for rail in guardrails(org=build.org, message=build.message, most=MAX_GUARDRAILS):
         yield Line(f"Guardrail: {rail.line}", GUARDRAILS, rail.reason, domain=rail.domain)
     for memory in pinned:
@@ -104,16 +124,18 @@ def _lines(build: _Build, pinned: list[Memory], max_index_items: int) -> Iterato
         yield _body(build, memory, TRIGGERED, f'triggered by "{term.text}" ({term.kind})')
 
 
-def _body(build: _Build, memory: Memory, section: str, reason: str) -> Line:
+def _body(build: _Build, memory: Held, section: str, reason: str) -> Line:
     build.shown[memory.id] = memory
     build.full.add(memory.id)
     prefix = "Memory" if section == CORE else "Recalled"
     return Line(f"{prefix}: {memory.content}", section, reason, memory_id=memory.id)
 
 
-def _pinned(org: Organisation, ids: list[str] | tuple[str, ...]) -> list[Memory]:
+def _pinned(org: Organisation, ids: list[str] | tuple[str, ...]) -> list[Held]:
     """Return the pinned memories in the order given; an id ``org`` does not hold is refused."""
-    held = Memory.objects.for_org(org).only(*FIELDS).in_bulk(list(set(ids)))
+    if not ids:
+        return []
+    held = {row.id: row for row in _read(Memory.objects.for_org(org).filter(id__in=set(ids)))}
     missing = [
         errors.issue(f"forceFull[{n}]", f"No memory {memory_id}.")
         for n, memory_id in enumerate(ids)
@@ -132,28 +154,29 @@ def _session_transcript(org: Organisation, session_id: str) -> str:
     return "\n".join(f"{said}\n{answered}" for said, answered in recent)
 
 
-def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[Memory, list[str]]]:
+def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[Held, list[str]]]:
     """Return the memories recall ranks best for ``message``, with the words they matched."""
     words = list(query_words(message).values())[:QUERY_WORDS]
     if not words:
         return []
     matches = search(org=org, query=" ".join(words), limit=limit)
-    rows = Memory.objects.for_org(org).only(*FIELDS).in_bulk([m.memory_id for m in matches])
+    ids = [m.memory_id for m in matches]
+    rows = {row.id: row for row in _read(Memory.objects.for_org(org).filter(id__in=ids))}
     return [(rows[m.memory_id], m.words) for m in matches if m.memory_id in rows]
 
 
-def _core(build: _Build) -> Iterator[tuple[Memory, str]]:
+def _core(build: _Build) -> Iterator[tuple[Held, str]]:
     """Core memories: those the message matches first, then the most recently updated."""
     for memory, words in build.ranked:
         if memory.tier == CORE_TIER and memory.id not in build.full:
             yield memory, "core memory; matched: " + ", ".join(words)
-    core = Memory.objects.for_org(build.org).filter(tier=CORE_TIER).only(*FIELDS)
+    core = Memory.objects.for_org(build.org).filter(tier=CORE_TIER)
     for memory in _newest_first(core):
         if memory.id not in build.full:
             yield memory, "core memory"
 
 
-def _index(build: _Build, most: int) -> Iterator[tuple[Memory, str]]:
+def _index(build: _Build, most: int) -> Iterator[tuple[Held, str]]:
     """Up to ``most`` working memories: the best matches, then the most recently updated."""
     listed: set[str] = set()
     for memory, words in build.ranked:
@@ -163,17 +186,17 @@ def _index(build: _Build, most: int) -> Iterator[tuple[Memory, str]]:
     if len(listed) == most:
         return
     # One query: the index is short, and the newest working memories are an index scan away.
-    working = Memory.objects.for_org(build.org).filter(tier=WORKING).only(*FIELDS)
+    working = Memory.objects.for_org(build.org).filter(tier=WORKING)
     recent = working.exclude(id__in=listed | build.full).order_by("-updated_at", "-id")
-    for memory in recent[: most - len(listed)]:
+    for memory in _read(recent[: most - len(listed)]):
         yield memory, "recently updated working memory"
 
 
-def _newest_first(memories: QuerySet[Memory]) -> Iterator[Memory]:
+def _newest_first(memories: QuerySet[Memory]) -> Iterator[Held]:
     """Yield ``memories`` (a queryset) newest first, a batch at a time, only as far as read."""
     page = memories.order_by("-updated_at", "-id")
     while True:
-        batch = list(page[:BATCH])
+        batch = _read(page[:BATCH])
         yield from batch
         if len(batch) < BATCH:
             return
@@ -182,7 +205,7 @@ def _newest_first(memories: QuerySet[Memory]) -> Iterator[Memory]:
         page = memories.filter(after).order_by("-updated_at", "-id")
 
 
-def _triggered(build: _Build) -> Iterator[tuple[Memory, Term]]:
+def _triggered(build: _Build) -> Iterator[tuple[Held, Term]]:
     """Working memories holding a concrete term of the message that the transcript lacks."""
     wanted = [
         (term, stems)
@@ -202,8 +225,15 @@ def _triggered(build: _Build) -> Iterator[tuple[Memory, Term]]:
     }
     several = {term for term, stems in wanted if len(stems) > 1}
     ids = set().union(*candidates.values()) - build.full
-    rows = Memory.objects.for_org(build.org).filter(tier=WORKING, id__in=ids).only(*FIELDS)
-    newest = sorted(rows, key=lambda m: (m.updated_at, m.id), reverse=True)
+    # The ranking has read most of them already: a term the message names is a word it ranks by.
+    known = {memory.id: memory for memory, _ in build.ranked if memory.id in ids}
+    missing = Memory.objects.for_org(build.org).filter(tier=WORKING, id__in=ids - set(known))
+    rows = [*known.values(), *_read(missing.order_by("-updated_at", "-id")[:MAX_READ_TRIGGERED])]
+    newest = sorted(
+        (memory for memory in rows if memory.tier == WORKING),
+        key=lambda m: (m.updated_at, m.id),
+        reverse=True,
+    )
     triggered = 0
     for term, _ in wanted:
         phrase = one_line(term.text).casefold()

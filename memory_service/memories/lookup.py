@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -55,7 +56,14 @@ def memories_recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     return hits
 
 
-def memories_touch(*, org: Organisation, memories: Iterable[Memory]) -> None:
+class Used(Protocol):
+    """Anything that names a memory and when it was last used: a Memory, or a row of one."""
+
+    id: str
+    last_used_at: datetime | None
+
+
+def memories_touch(*, org: Organisation, memories: Iterable[Used]) -> None:
     """Record that ``memories`` were used, at most once per resolution period each."""
     memories = list(memories)
     now = clock.now()
