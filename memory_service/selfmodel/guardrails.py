@@ -3,10 +3,10 @@
 A domain matters when it is weak (reliability below 0.6), or when the message names it and it
 has a failure pattern or a strategy to pass on. The message names a domain when every index term
 of the domain's name is among the message's terms: "deploys" is named by "I'm deploying the API".
-Two statements whatever the number of domains, written in SQL because the context block runs them
-on every build and the ORM took ten times longer to compose them than the database to answer:
+One statement whatever the number of domains, written in SQL because the context block runs it on
+every build and the ORM took ten times longer to compose its queries than the database to answer:
 the weak domains and the named candidates (found by the indexed ``anchor`` term, so not every
-domain is read) in one, their notes in the other.
+domain is read), joined to their notes.
 """
 
 from __future__ import annotations
@@ -46,9 +46,8 @@ def guardrails(*, org: Organisation, message: str, most: int = 10) -> list[Guard
     if most <= 0:
         return []
     words = sorted(set(terms(message)))
-    weak, named = _domains(org.pk, words, most)
+    weak, named, notes = _domains(org.pk, words, most)
     named = [d for d in named if set(d.terms.split()) <= set(words)][: most - len(weak)]
-    notes = _notes([domain.pk for domain in (*weak, *named)])
     threshold = float(WEAK_BELOW)
     rails = [
         Guardrail(
@@ -73,56 +72,54 @@ def guardrails(*, org: Organisation, message: str, most: int = 10) -> list[Guard
 # one; this bounds what a message of many words can read.
 MAX_NAMED_CANDIDATES = 200
 _WEAK_SQL = "2 + 2 * successes < 3 * failures"
-_COLUMNS = "id, name, terms, successes, failures"
+# Reliability times five is (8 + 5s) / (10 + 5n): one exact division, so ties stay in key order.
+_SCORE_SQL = "CAST(8 + 5 * successes AS DOUBLE PRECISION) / (10 + 5 * (successes + failures))"
+_COLUMNS = f"id, name, key, terms, successes, failures, {_SCORE_SQL} AS score"
+
+Notes = dict[int, list[tuple[str, str]]]
 
 
-def _domains(org_id: str, words: list[str], most: int) -> tuple[list[Domain], list[Domain]]:
-    """Return ``org``'s weakest domains (at most ``most``) and the non-weak ones with a note
-    whose anchor is among ``words``, in key order."""
-    table, notes = Domain._meta.db_table, Note._meta.db_table
-    # Reliability times five is (8 + 5s) / (10 + 5n): one exact division, so ties stay in key order.
-    score = "CAST(8 + 5 * successes AS DOUBLE PRECISION) / (10 + 5 * (successes + failures))"
-    sql = (
-        f"SELECT {_COLUMNS}, 1 FROM (SELECT {_COLUMNS}, key FROM {table}"  # noqa: S608
-        f" WHERE organisation_id = %s AND {_WEAK_SQL} ORDER BY {score}, key LIMIT %s) AS w"
+def _domains(org_id: str, words: list[str], most: int) -> tuple[list[Domain], list[Domain], Notes]:
+    """Return ``org``'s weakest domains (at most ``most``), the non-weak ones with a note whose
+    anchor is among ``words`` (in key order), and the (kind, text) notes of both, most recently
+    seen first: one statement."""
+    table, notes_table = Domain._meta.db_table, Note._meta.db_table
+    picked = (
+        f"SELECT w.*, 1 AS weak FROM (SELECT {_COLUMNS} FROM {table}"  # noqa: S608
+        f" WHERE organisation_id = %s AND {_WEAK_SQL} ORDER BY score, key LIMIT %s) AS w"
     )
     params: list[object] = [org_id, most]
     if words:
-        sql += (
-            f" UNION ALL SELECT {_COLUMNS}, 0 FROM (SELECT {_COLUMNS}, key FROM {table} d"  # noqa: S608
+        picked += (
+            f" UNION ALL SELECT c.*, 0 FROM (SELECT {_COLUMNS} FROM {table} d"  # noqa: S608
             f" WHERE organisation_id = %s AND anchor IN ({', '.join(['%s'] * len(words))})"
             f" AND NOT ({_WEAK_SQL})"
-            f" AND EXISTS (SELECT 1 FROM {notes} n WHERE n.domain_id = d.id)"
-            f" ORDER BY key LIMIT %s) AS named"
+            f" AND EXISTS (SELECT 1 FROM {notes_table} n WHERE n.domain_id = d.id)"
+            f" ORDER BY key LIMIT %s) AS c"
         )
         params += [org_id, *words, MAX_NAMED_CANDIDATES]
+    sql = (
+        f"SELECT p.id, p.name, p.terms, p.successes, p.failures, p.weak, n.kind, n.text"  # noqa: S608
+        f" FROM ({picked}) AS p LEFT JOIN {notes_table} n ON n.domain_id = p.id"
+        " ORDER BY p.weak DESC, CASE WHEN p.weak = 1 THEN p.score ELSE 0 END, p.key,"
+        " n.last_seen_at DESC, n.id DESC"
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     weak: list[Domain] = []
     named: list[Domain] = []
-    for pk, name, names_terms, successes, failures, is_weak in rows:
-        domain = Domain(pk=pk, name=name, terms=names_terms, successes=successes, failures=failures)
-        (weak if is_weak else named).append(domain)
-    return weak, named
-
-
-def _notes(domain_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
-    """Return each domain's (kind, text) notes, most recently seen first."""
-    if not domain_ids:
-        return {}
-    table = Note._meta.db_table
-    found: dict[int, list[tuple[str, str]]] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT domain_id, kind, text FROM {table}"  # noqa: S608
-            f" WHERE domain_id IN ({', '.join(['%s'] * len(domain_ids))})"
-            " ORDER BY last_seen_at DESC, id DESC",
-            domain_ids,
-        )
-        for domain_id, kind, text in cursor.fetchall():
-            found.setdefault(domain_id, []).append((kind, text))
-    return found
+    notes: Notes = {}
+    for pk, name, names_terms, successes, failures, is_weak, kind, text in rows:
+        if pk not in notes:
+            notes[pk] = []
+            domain = Domain(
+                pk=pk, name=name, terms=names_terms, successes=successes, failures=failures
+            )
+            (weak if is_weak else named).append(domain)
+        if kind is not None:
+            notes[pk].append((kind, text))
+    return weak, named, notes
 
 
 def _score(value: Fraction) -> str:
