@@ -14,16 +14,12 @@ from memory_service.selfmodel.models import (
     STRATEGY,
     Domain,
 )
-from memory_service.serialization import StrictBody, StrictCharField, TimestampField
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """A JSON boolean only: "true", 1 and "yes" are refused instead of converted."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid")
-        return data
+from memory_service.serialization import (
+    StrictBody,
+    StrictBooleanField,
+    StrictCharField,
+    TimestampField,
+)
 
 
 class NoteSerializer(serializers.Serializer):
