@@ -93,19 +93,19 @@ class RedisCounter:
 
     def incr(self, bucket: str, window: Window) -> int:
         key = self._key(bucket, window)
-        with _redis_client(self.url).pipeline(transaction=True) as pipe:
+        with redis_client(self.url).pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expireat(key, window.reset + 60)
             count, _ = pipe.execute()
         return int(count)
 
     def get(self, bucket: str, window: Window) -> int:
-        value = _redis_client(self.url).get(self._key(bucket, window))
+        value = redis_client(self.url).get(self._key(bucket, window))
         return int(value or 0)
 
 
 @cache
-def _redis_client(url: str):
+def redis_client(url: str):
     import redis
 
     # redis-py's pool notices a fork and opens fresh connections in the child process.

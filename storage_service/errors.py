@@ -98,3 +98,15 @@ class FileTooLarge(ApiError):
 
 class StorageQuotaExceeded(ApiError):
     code, status, message = "STORAGE_QUOTA_EXCEEDED", 403, "The organisation's storage is full."
+
+
+class InvalidDateRange(ApiError):
+    code, status, message = (
+        "INVALID_DATE_RANGE",
+        400,
+        "The end of the range must be after its start.",
+    )
+
+
+class DateRangeTooLarge(ApiError):
+    code, status, message = "DATE_RANGE_TOO_LARGE", 400, "The date range is longer than allowed."

@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Usage outside the rate limiter, so that refused requests are counted too.
+    "storage_service.billing.middleware.UsageMiddleware",
     "storage_service.accounts.middleware.RateLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -212,6 +214,11 @@ MAX_KEYS = env_int("STORAGE_MAX_KEYS", 25)
 RATE_LIMIT_NAMESPACE = env("RATE_LIMIT_NAMESPACE", "storage")
 # lastUsedAt is written at most this often per key, so that reads do not all become writes.
 KEY_LAST_USED_RESOLUTION = 60
+
+# Request counting for GET /v1/billing/usage (off only to measure what it costs).
+USAGE_ACCOUNTING = env_bool("STORAGE_USAGE_ACCOUNTING", True)
+# The most timeline buckets one usage report carries: a leap year of hours.
+USAGE_MAX_BUCKETS = env_int("STORAGE_USAGE_MAX_BUCKETS", 366 * 24)
 
 LOGGING = {
     "version": 1,

@@ -1,5 +1,8 @@
 from django.urls import re_path
 
-from storage_service.billing.views import BillingView
+from storage_service.billing.views import BillingView, UsageView
 
-urlpatterns = [re_path(r"^billing/?$", BillingView.as_view(), name="billing")]
+urlpatterns = [
+    re_path(r"^billing/?$", BillingView.as_view(), name="billing"),
+    re_path(r"^billing/usage/?$", UsageView.as_view(), name="billing-usage"),
+]

@@ -5,9 +5,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from storage_service import clock
 from storage_service.accounts.models import Organisation
 from storage_service.accounts.permissions import BILLING_READ
 from storage_service.accounts.rate_limiting import requests_this_hour
+from storage_service.billing import counting
+from storage_service.billing.held import pending_upload_bytes, trash_bytes
+from storage_service.billing.report import usage_report
+from storage_service.billing.windows import usage_window
 
 
 class BillingView(APIView):
@@ -28,6 +33,18 @@ class BillingView(APIView):
                     "storage": org.storage_used,
                     "files": org.file_count,
                     "requestsThisHour": requests_this_hour(org),
+                    "trash": trash_bytes(org),
+                    "pendingUploads": pending_upload_bytes(org),
                 },
             }
         )
+
+
+class UsageView(APIView):
+    required_permissions = {"get": BILLING_READ}
+
+    def get(self, request: Request) -> Response:
+        now = clock.now()
+        window = usage_window(request.query_params, now=now)
+        counting.flush(request.user.pk)  # counts still in Redis belong in the report
+        return Response(usage_report(org=request.user, window=window, now=now.timestamp()))

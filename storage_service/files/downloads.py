@@ -19,6 +19,7 @@ from django.utils.http import content_disposition_header
 
 from storage_service import errors
 from storage_service.api import error_response
+from storage_service.billing import notes
 from storage_service.files import blobs
 from storage_service.files.models import File
 from storage_service.files.serializers import DOWNLOAD_SALT
@@ -65,6 +66,15 @@ def byte_range(header: str, size: int) -> tuple[int, int] | None:
     return start, end
 
 
+def _asked(request: HttpRequest, size: int) -> int:
+    """The bytes a request asks for: its range's, or the whole file's."""
+    try:
+        wanted = byte_range(request.META.get("HTTP_RANGE", ""), size)
+    except ValueError:
+        return 0
+    return size if wanted is None else wanted[1] - wanted[0] + 1
+
+
 def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
     try:
         stream.seek(start)
@@ -86,6 +96,8 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
     """
     disposition = content_disposition_header(True, file.name)
     if not blobs.is_local():
+        if request.method == "GET":
+            notes.note_download(org_id=file.organisation_id, size=_asked(request, file.size))
         url = blobs.blob_url(
             file.storage_name,
             content_type=file.content_type,
@@ -127,6 +139,8 @@ def download(request: HttpRequest, token: str) -> HttpResponse:
         response["Allow"] = "GET, HEAD"
         return response
     try:
-        return file_response(request, file_for_token(token))
+        file = file_for_token(token)
+        notes.note_download(org_id=file.organisation_id)
+        return file_response(request, file)
     except errors.ApiError as error:
         return error_response(error)

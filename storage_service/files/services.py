@@ -42,7 +42,7 @@ def file_register(
     organisation first, then folder, the order every writer here follows, so none deadlock.
     """
     with transaction.atomic():
-        quota.quota_reserve(org=org, size=size)
+        quota.quota_reserve(org=org, stored={category_of(content_type): (size, 1)})
         if folder is not None:
             live = Folder.objects.select_for_update(no_key=True).filter(
                 pk=folder.pk, deleted_at__isnull=True
@@ -150,7 +150,7 @@ def file_delete(*, org: Organisation, file_id: str) -> FileDeletion:
         if file is None:
             raise errors.FileNotFound(fileId=file_id)
         file.delete()
-        quota.quota_release(org_id=org.pk, size=file.size)
+        quota.quota_release(org_id=org.pk, stored={file.category: (file.size, 1)})
         transaction.on_commit(partial(blobs.blob_delete, file.storage_name))
     return FileDeletion(file_id=file_id, freed_space=file.size)
 

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 
 from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_READ, FILES_WRITE
+from storage_service.billing import notes
 from storage_service.files import services
 from storage_service.files.listing import list_files, parse_file_query
 from storage_service.files.models import File
@@ -60,4 +61,5 @@ class FileViewSet(viewsets.ViewSet):
             folder_id=request.data.get("folderId"),
             now=clock.now(),
         )
+        notes.note_upload(file.size)
         return Response({"file": FileSerializer(file, context={"request": request}).data})

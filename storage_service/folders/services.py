@@ -178,7 +178,7 @@ def _delete(
         Folder.objects.subtree_of(folder).live().update(deleted_at=now, trash_root=folder)
         File.objects.in_subtree_of(folder).live().update(deleted_at=now, trash_root=folder)
         if contents.files:
-            quota.quota_release(org_id=org.pk, size=contents.size, files=contents.files)
+            quota.quota_release(org_id=org.pk, stored=contents.stored)
     return FolderDeletion(folder.pk, contents.files, contents.subfolders, contents.size, permanent)
 
 
@@ -189,6 +189,7 @@ class Contents:
     subfolders: int
     files: int
     size: int
+    stored: quota.Stored
 
 
 def subtree_lock(folder: Folder) -> Contents:
@@ -200,11 +201,13 @@ def subtree_lock(folder: Folder) -> Contents:
     folders = Folder.objects.subtree_of(folder).select_for_update(nowait=True)
     folder_rows = folders.values_list("pk", "deleted_at")
     files = File.objects.in_subtree_of(folder).select_for_update(nowait=True, of=("self",))
-    sizes = [size for size, deleted_at in files.values_list("size", "deleted_at") if not deleted_at]
+    rows = files.values_list("category", "size", "deleted_at")
+    live = [(category, size) for category, size, deleted_at in rows if not deleted_at]
     return Contents(
         subfolders=sum(1 for pk, deleted_at in folder_rows if not deleted_at and pk != folder.pk),
-        files=len(sizes),
-        size=sum(sizes),
+        files=len(live),
+        size=sum(size for _, size in live),
+        stored=quota.stored_of(live),
     )
 
 
@@ -270,17 +273,19 @@ def subtree_destroy(folder: Folder) -> Destroyed:
     back to the quota (trashed ones already did).
     """
     files = File.objects.in_subtree_of(folder)
-    rows = list(files.values_list("storage_name", "size", "deleted_at"))
+    rows = list(files.values_list("storage_name", "size", "deleted_at", "category"))
     files.delete()
     _, deleted = Folder.objects.subtree_of(folder).delete()
-    live = [size for _, size, deleted_at in rows if deleted_at is None]
+    live = quota.stored_of(
+        (category, size) for _, size, deleted_at, category in rows if not deleted_at
+    )
     if live:
-        quota.quota_release(org_id=folder.organisation_id, size=sum(live), files=len(live))
-    names = [name for name, _, _ in rows]
+        quota.quota_release(org_id=folder.organisation_id, stored=live)
+    names = [name for name, _, _, _ in rows]
     if names:
         transaction.on_commit(lambda: blobs.blob_delete_many(names))
     return Destroyed(
         folders=deleted.get(Folder._meta.label, 0),
         files=len(rows),
-        size=sum(size for _, size, _ in rows),
+        size=sum(size for _, size, _, _ in rows),
     )

@@ -47,9 +47,9 @@ def folder_restore(*, org: Organisation, folder_id: str, now: datetime) -> Folde
             raise errors.FolderNotFound(NOT_RESTORABLE, folderId=folder_id)
         folders = Folder.objects.filter(organisation=org, trash_root=folder)
         files = File.objects.filter(organisation=org, trash_root=folder)
-        sizes = list(files.select_for_update(nowait=True).values_list("size", flat=True))
-        if sizes:
-            quota.quota_reserve(org=org, size=sum(sizes), files=len(sizes))
+        rows = list(files.select_for_update(nowait=True).values_list("category", "size"))
+        if rows:
+            quota.quota_reserve(org=org, stored=quota.stored_of(rows))
         if folder.parent_id is not None:
             # Locked, so that no creation in the parent races the names read below.
             parents = Folder.objects.select_for_update(no_key=True, nowait=True)
@@ -68,7 +68,7 @@ def folder_restore(*, org: Organisation, folder_id: str, now: datetime) -> Folde
         folders.update(deleted_at=None, trash_root=None)
         files.update(deleted_at=None, trash_root=None)
         folder.refresh_from_db()
-    return FolderRestore(folder, restored_files=len(sizes), restored_subfolders=subfolders)
+    return FolderRestore(folder, restored_files=len(rows), restored_subfolders=subfolders)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_WRITE
+from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
 from storage_service.uploads import completion, services
 from storage_service.uploads.serializers import (
@@ -62,6 +63,7 @@ class UploadPartView(APIView):
             declared_size=_content_length(request),
             now=clock.now(),
         )
+        notes.note_upload(part.size)
         response = Response({"partNumber": part.part_number, "size": part.size, "etag": part.etag})
         response["ETag"] = f'"{part.etag}"'
         return response

@@ -19,7 +19,13 @@ def test_billing_reports_the_plan_and_requests_this_hour(client_for, settings):
         "storageLimit": 1024**4,
         "maxKeys": 12,
     }
-    assert data["currentUsage"] == {"storage": 0, "files": 0, "requestsThisHour": 2}
+    assert data["currentUsage"] == {
+        "storage": 0,
+        "files": 0,
+        "requestsThisHour": 2,
+        "trash": 0,
+        "pendingUploads": 0,
+    }
 
 
 def test_billing_reports_live_storage_and_files(api, admin_key):

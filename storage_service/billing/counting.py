@@ -1,0 +1,144 @@
+"""Counting requests and transferred bytes into hourly rollups.
+
+Without Redis each request is one atomic upsert of its rollup row. With Redis a request adds to
+a hash per organisation and hour (one MULTI round trip), and ``flush`` moves the hashes into the
+database exactly once:
+
+1. claim: ``RENAME`` the hash to a staging name (new requests start a fresh hash) and note the
+   staging name in a set, in one MULTI;
+2. apply: in one database transaction, insert a ``UsageFlush`` row named for the staging hash and
+   add its counts to the rollups; a staging hash whose row exists was applied already;
+3. ``DEL`` the staging hash.
+
+A flusher or worker that dies between any two steps leaves a staging hash that the next flush
+applies (or finds applied), so nothing is lost and nothing counted twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from redis.exceptions import RedisError
+
+from shared.rate_limits import redis_client
+from storage_service import clock
+from storage_service.accounts.models import Organisation
+from storage_service.billing.models import RequestRollup, UsageFlush
+from storage_service.billing.storage_levels import hour_of
+from storage_service.billing.upserts import add_to_rows
+
+logger = logging.getLogger(__name__)
+
+# Hash fields are ``<label>|<figure>``; labels never hold ``|``.
+FIGURES = {"r": "requests", "u": "upload_bytes", "d": "download_bytes"}
+KEYS = ["organisation_id", "hour", "endpoint"]
+VALUES = list(FIGURES.values())
+# Remove an organisation from the set of those with unflushed hours only if it has none left.
+_FORGET_ORG = """
+if redis.call('SCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+"""
+
+
+def _ns() -> str:
+    return f"{settings.RATE_LIMIT_NAMESPACE}:usage"
+
+
+def _hours_key(org_id: str) -> str:
+    return f"{_ns()}:hours:{org_id}"
+
+
+def _hash_key(org_id: str, hour: int) -> str:
+    return f"{_ns()}:{org_id}:{hour}"
+
+
+def count(*, org_id: str, label: str, at: float, upload: int = 0, download: int = 0) -> None:
+    """Count one request of ``org_id`` under ``label`` at Unix time ``at``, with its bytes."""
+    hour = hour_of(at)
+    if settings.REDIS_URL:
+        try:
+            _count_in_redis(org_id, label, hour, upload, download)
+            return
+        except (RedisError, OSError):  # an unreachable Redis must not lose the count
+            logger.warning("Redis unreachable; usage counted in the database instead")
+    add_to_rows(
+        RequestRollup._meta.db_table, KEYS, VALUES, [(org_id, hour, label, 1, upload, download)]
+    )
+
+
+def _count_in_redis(org_id: str, label: str, hour: int, upload: int, download: int) -> None:
+    key = _hash_key(org_id, hour)
+    with redis_client(settings.REDIS_URL).pipeline(transaction=True) as pipe:
+        pipe.hincrby(key, f"{label}|r", 1)
+        if upload:
+            pipe.hincrby(key, f"{label}|u", upload)
+        if download:
+            pipe.hincrby(key, f"{label}|d", download)
+        pipe.sadd(_hours_key(org_id), hour)
+        pipe.sadd(f"{_ns()}:orgs", org_id)
+        pipe.execute()
+
+
+def flush(org_id: str | None = None) -> int:
+    """Move counts waiting in Redis into the rollups (one organisation's, or all).
+
+    Returns how many batches it applied."""
+    if not settings.REDIS_URL:
+        return 0
+    client = redis_client(settings.REDIS_URL)
+    org_ids = [org_id] if org_id else [_text(org) for org in client.smembers(f"{_ns()}:orgs")]
+    for org in org_ids:
+        _claim(client, org)
+    staging = sorted(_text(name) for name in client.smembers(f"{_ns()}:staging"))
+    if org_id:
+        staging = [name for name in staging if name.startswith(f"{_ns()}:staging:{org_id}:")]
+    for name in staging:
+        _apply(client, name)
+    if org_id is None:
+        forget = client.register_script(_FORGET_ORG)
+        for org in org_ids:
+            forget(keys=[_hours_key(org), f"{_ns()}:orgs"], args=[org])
+        UsageFlush.objects.filter(flushed_at__lt=clock.now() - timedelta(days=1)).delete()
+    return len(staging)
+
+
+def _claim(client, org_id: str) -> None:
+    for hour in sorted(_text(hour) for hour in client.smembers(_hours_key(org_id))):
+        staging = f"{_ns()}:staging:{org_id}:{hour}:{uuid.uuid4().hex}"
+        with client.pipeline(transaction=True) as pipe:
+            pipe.rename(_hash_key(org_id, int(hour)), staging)
+            pipe.sadd(f"{_ns()}:staging", staging)
+            pipe.srem(_hours_key(org_id), hour)
+            # RENAME fails when no request came since the last claim; the rest still applies.
+            pipe.execute(raise_on_error=False)
+
+
+def _apply(client, staging: str) -> None:
+    _, _, org_id, hour, _ = staging.rsplit(":", 4)
+    rows = _rows(org_id, int(hour), client.hgetall(staging))
+    if Organisation.objects.filter(pk=org_id).exists():
+        try:
+            with transaction.atomic():
+                UsageFlush.objects.create(token=staging)
+                add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, rows)
+        except IntegrityError:
+            pass  # applied by an earlier flush that died before deleting the hash
+    with client.pipeline(transaction=True) as pipe:
+        pipe.delete(staging)
+        pipe.srem(f"{_ns()}:staging", staging)
+        pipe.execute()
+
+
+def _rows(org_id: str, hour: int, fields: dict) -> list[tuple]:
+    sums: dict[str, dict[str, int]] = {}
+    for field, value in fields.items():
+        label, _, figure = _text(field).rpartition("|")
+        sums.setdefault(label, dict.fromkeys(VALUES, 0))[FIGURES[figure]] = int(value)
+    return [(org_id, hour, label, *(v[name] for name in VALUES)) for label, v in sums.items()]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
