@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,8 @@ from storage_service.accounts.models import ApiKey
 from storage_service.clock import iso
 
 MAX_NAME_LENGTH = 100
+# INVALID_KEY_NAME shows the rejected name whole up to this many characters.
+MAX_NAME_ECHO = 1000
 MAX_BULK_IDS = 100
 
 
@@ -80,8 +83,7 @@ class KeyCreateSerializer(StrictBody):
         elif not name.isprintable():
             reason = "The name must not contain control or other non-printable characters."
         if reason:
-            shown = name[:MAX_NAME_LENGTH] if isinstance(name, str) else name
-            raise errors.InvalidKeyName(reason, name=shown, reason=reason)
+            raise errors.InvalidKeyName(reason, name=_echo(name), reason=reason)
         return name
 
     def validate_permissions(self, value: Any) -> list[str]:
@@ -139,3 +141,11 @@ class KeyBulkRevokeSerializer(StrictBody):
                 keyIds=f"Must be an array of 1 to {MAX_BULK_IDS} key ids (strings)."
             )
         return value
+
+
+def _echo(value: Any) -> Any:
+    """The rejected value as sent, cut past ``MAX_NAME_ECHO`` characters (its JSON, if not text)."""
+    if isinstance(value, str):
+        return value[:MAX_NAME_ECHO]
+    text = json.dumps(value, ensure_ascii=False)
+    return value if len(text) <= MAX_NAME_ECHO else text[:MAX_NAME_ECHO]

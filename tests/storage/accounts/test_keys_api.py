@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import multiprocessing
 from datetime import timedelta
 
@@ -144,10 +145,24 @@ def test_unicode_names_of_100_characters_are_fine(api):
     assert api.post("/v1/keys", {"name": name}).json()["data"]["key"]["name"] == name
 
 
-def test_a_megabyte_name_is_refused_cleanly(api):
+def test_a_megabyte_name_is_refused_cleanly_and_shown_to_1000_characters(api):
     error = error_of(api.post("/v1/keys", {"name": "x" * 1_000_000}), 400)
     assert error["code"] == "INVALID_KEY_NAME"
-    assert len(error["details"]["name"]) <= 100
+    assert error["details"]["name"] == "x" * 1000
+
+
+@pytest.mark.parametrize(
+    "name", ["y" * 101, "z" * 999 + "\n", "\u00e9" * 1000, 42, None, ["a"], {"a": 1}, ""]
+)
+def test_the_rejected_name_is_echoed_whole(api, name):
+    error = error_of(api.post("/v1/keys", {"name": name}), 400)
+    assert error["code"] == "INVALID_KEY_NAME"
+    assert error["details"]["name"] == name
+
+
+def test_a_long_non_text_name_is_echoed_as_its_json_cut_to_1000_characters(api):
+    error = error_of(api.post("/v1/keys", {"name": list(range(1000))}), 400)
+    assert error["details"]["name"] == json.dumps(list(range(1000)))[:1000]
 
 
 def test_unknown_permissions_are_invalid_permissions(api):
