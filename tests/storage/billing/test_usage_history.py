@@ -598,14 +598,15 @@ def test_a_period_alone_is_the_window_ending_now(
 def test_period_day_figures(recent):
     data = report(recent, period="day")
     items = timeline(data)
-    assert dates(data) == [utc("2028-02-28 22:00"), utc("2028-02-28 23:00")] + [
+    # The current hour (22:00 on the 29th) and the 23 before it.
+    assert dates(data) == [utc("2028-02-28 23:00")] + [
         utc(f"2028-02-29 {h:02}:00") for h in range(23)
     ]
     # Levels: 100 bytes (1 file) until 03:00 on the 29th, 500 (2) from 04:00.
-    assert [item["storage"]["used"] for item in items] == [100] * 5 + [500] * 19
-    assert [item["files"]["count"] for item in items] == [1] * 5 + [2] * 19
-    assert [item["files"]["percentage"] for item in items] == [50.0] * 5 + [100.0] * 19
-    assert [item["requests"]["count"] for item in items[:-1]] == [0] * 5 + [1] + [0] * 17 + [1]
+    assert [item["storage"]["used"] for item in items] == [100] * 4 + [500] * 20
+    assert [item["files"]["count"] for item in items] == [1] * 4 + [2] * 20
+    assert [item["files"]["percentage"] for item in items] == [50.0] * 4 + [100.0] * 20
+    assert [item["requests"]["count"] for item in items[:-1]] == [0] * 4 + [1] + [0] * 17 + [1]
     # The current hour holds this report's request or not: the docs do not say which.
     assert items[-1]["requests"]["count"] in (0, 1)
     figures = summary(data)
