@@ -57,10 +57,12 @@ def usage_window(params: Mapping[str, str], *, now: datetime) -> UsageWindow:
     start = _instant(params, "start")
     end = _instant(params, "end")
     length = timedelta(days=PERIOD_DAYS[period])
+    # "Until now" takes in the current hour whole, even in its first second.
+    last = _floor_hour(now) + HOUR if end is None else _ceil_hour(end)
     if end is None:
         end = now
-    if start is None:  # the period's length, ending with the hour that holds ``end``
-        end = datetime.fromtimestamp(_ceil_hour(end), UTC)
+    if start is None:  # the period's length, ending with the window's last hour
+        end = datetime.fromtimestamp(last, UTC)
         start = end - length
     if end <= start:
         raise errors.InvalidDateRange(
@@ -69,7 +71,7 @@ def usage_window(params: Mapping[str, str], *, now: datetime) -> UsageWindow:
     days = math.ceil((end - start) / timedelta(days=1))
     if days > MAX_DAYS:
         raise errors.DateRangeTooLarge(maxDays=MAX_DAYS, requestedDays=days)
-    first, last = _floor_hour(start), _ceil_hour(end)
+    first = _floor_hour(start)
     return UsageWindow(first, last, granularity, _buckets(first, last, granularity))
 
 

@@ -101,6 +101,14 @@ def test_the_window_and_its_buckets(api, query, period, granularity, buckets):
     assert len(data["timeline"]) == buckets
 
 
+@pytest.mark.parametrize("query", ["period=day", "start=2026-03-10T00:00:00Z&granularity=hour"])
+def test_until_now_takes_in_the_current_hour_even_in_its_first_second(api, query):
+    with time_machine.travel(datetime(2026, 3, 10, 15, 0, 0, tzinfo=UTC), tick=False):
+        data = usage(api, query).json()["data"]
+    assert data["period"]["end"] == "2026-03-10T16:00:00.000Z"
+    assert data["timeline"][-1]["date"] == "2026-03-10T15:00:00.000Z"
+
+
 def test_calendar_buckets_start_on_the_unit(api):
     weeks = usage(api, "start=2026-02-04T00:00:00Z&end=2026-02-20T00:00:00Z&granularity=week")
     assert [item["date"] for item in weeks.json()["data"]["timeline"]] == [

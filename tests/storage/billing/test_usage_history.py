@@ -648,7 +648,7 @@ def test_a_window_reaching_into_the_future_projects_its_unbegun_buckets(api, clo
     )
 
 
-def test_a_window_before_the_organisation_existed_is_all_zeros(client_for, long_links):
+def test_a_window_before_the_organisation_existed_is_all_zeros(client_for):
     with time_machine.travel(utc("2028-03-01 09:00"), tick=False) as clock:
         key = ApiKeyFactory(organisation=OrganisationFactory())
         client = client_for(key)
