@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.db import connections
 from django.db.models import Sum
 
@@ -227,3 +229,19 @@ def _count_many(org_id: str, times: int) -> None:
             counting.count(org_id=org_id, label="GET /files", at=36000.0, upload=1)
     finally:
         connections.close_all()
+
+
+@redis_only
+def test_flush_usage_moves_every_organisations_counts(settings):
+    first, second = OrganisationFactory(), OrganisationFactory()
+    counting.count(org_id=first.pk, label="GET /files", at=3600.0)
+    counting.count(org_id=second.pk, label="GET /keys", at=7200.0, download=3)
+    assert not RequestRollup.objects.exists()
+    call_command("flush_usage", stdout=io.StringIO())
+    rows = RequestRollup.objects.order_by("hour").values_list(
+        "organisation_id", "hour", "endpoint", "requests", "download_bytes"
+    )
+    assert list(rows) == [
+        (first.pk, 3600, "GET /files", 1, 0),
+        (second.pk, 7200, "GET /keys", 1, 3),
+    ]
