@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import timedelta
+from functools import cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -37,6 +38,15 @@ logger = logging.getLogger(__name__)
 FIGURES = {"r": "requests", "u": "upload_bytes", "d": "download_bytes"}
 KEYS = ["organisation_id", "hour", "endpoint"]
 VALUES = list(FIGURES.values())
+# One request: its counts, and the hour and organisation noted as waiting for a flush. A script
+# is one command with one reply, and atomic like MULTI (a claim sees all of it or none).
+_COUNT = """
+redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|r', 1)
+if ARGV[2] ~= '0' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|u', ARGV[2]) end
+if ARGV[3] ~= '0' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|d', ARGV[3]) end
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[5])
+"""
 # Remove an organisation from the set of those with unflushed hours only if it has none left.
 _FORGET_ORG = """
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
@@ -70,16 +80,14 @@ def count(*, org_id: str, label: str, at: float, upload: int = 0, download: int 
 
 
 def _count_in_redis(org_id: str, label: str, hour: int, upload: int, download: int) -> None:
-    key = _hash_key(org_id, hour)
-    with redis_client(settings.REDIS_URL).pipeline(transaction=True) as pipe:
-        pipe.hincrby(key, f"{label}|r", 1)
-        if upload:
-            pipe.hincrby(key, f"{label}|u", upload)
-        if download:
-            pipe.hincrby(key, f"{label}|d", download)
-        pipe.sadd(_hours_key(org_id), hour)
-        pipe.sadd(f"{_ns()}:orgs", org_id)
-        pipe.execute()
+    client = redis_client(settings.REDIS_URL)
+    keys = [_hash_key(org_id, hour), _hours_key(org_id), f"{_ns()}:orgs"]
+    _script(client, _COUNT)(keys=keys, args=[label, upload, download, hour, org_id])
+
+
+@cache
+def _script(client, source: str):
+    return client.register_script(source)
 
 
 def flush(org_id: str | None = None) -> int:
@@ -98,7 +106,7 @@ def flush(org_id: str | None = None) -> int:
     for name in staging:
         _apply(client, name)
     if org_id is None:
-        forget = client.register_script(_FORGET_ORG)
+        forget = _script(client, _FORGET_ORG)
         for org in org_ids:
             forget(keys=[_hours_key(org), f"{_ns()}:orgs"], args=[org])
         UsageFlush.objects.filter(flushed_at__lt=clock.now() - timedelta(days=1)).delete()
