@@ -63,7 +63,7 @@ def usage_report(*, org: Organisation, window: UsageWindow, now: float) -> dict:
     end = tallies[-1] if tallies else Tally()
     timeline = [
         {
-            "date": clock.iso(bucket.date),
+            "date": bucket.iso,
             "storage": {"used": t.stored, "percentage": _pct(t.stored, limits["storageLimit"])},
             "requests": {
                 "count": t.requests,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from itertools import pairwise
 
 from django.conf import settings
 
@@ -14,6 +17,7 @@ from storage_service import clock, errors
 
 HOUR = 3600
 DAY = 24 * HOUR
+WEEK = 7 * DAY
 PERIOD_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 DEFAULT_GRANULARITY = {"day": "hour", "week": "day", "month": "day", "year": "month"}
 GRANULARITIES = ("hour", "day", "week", "month")
@@ -25,13 +29,24 @@ _SPACED_OFFSET = re.compile(r"(T[\d:.]+) (\d{2}(?::?\d{2})?)$")
 
 @dataclass(frozen=True)
 class Bucket:
-    date: datetime  # the calendar unit's start
-    start: int  # Unix seconds, clipped to the window
+    date: int  # Unix seconds at the calendar unit's start
+    start: int  # clipped to the window
     end: int
 
     @property
     def hours(self) -> int:
         return (self.end - self.start) // HOUR
+
+    @property
+    def iso(self) -> str:
+        """The unit's start as the service writes times; units start on the hour."""
+        day = self.date - self.date % DAY
+        return f"{_day_prefix(day)}{(self.date - day) // HOUR:02d}:00:00.000Z"
+
+
+@lru_cache(maxsize=512)
+def _day_prefix(day: int) -> str:
+    return time.strftime("%Y-%m-%dT", time.gmtime(day))
 
 
 @dataclass(frozen=True)
@@ -104,40 +119,31 @@ def _ceil_hour(value: datetime) -> int:
     return unix + (-unix) % HOUR
 
 
-def _unit_start(unix: int, granularity: str) -> datetime:
-    moment = datetime.fromtimestamp(unix, UTC)
-    if granularity == "hour":
-        return moment
-    day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    if granularity == "day":
-        return day
-    if granularity == "week":
-        return day - timedelta(days=day.weekday())
-    return day.replace(day=1)
-
-
-def _next_unit(start: datetime, granularity: str) -> datetime:
-    if granularity == "hour":
-        return start + timedelta(hours=1)
-    if granularity == "day":
-        return start + timedelta(days=1)
-    if granularity == "week":
-        return start + timedelta(days=7)
-    return (start + timedelta(days=32)).replace(day=1)
+def _unit_starts(first: int, last: int, granularity: str) -> list[int]:
+    """The starts of the calendar units from the one holding ``first`` up to ``last``, and the
+    start of the unit after them; None when there would be more units than a report carries."""
+    limit = settings.USAGE_MAX_BUCKETS
+    if granularity == "month":
+        unit = datetime.fromtimestamp(first, UTC).replace(day=1, hour=0)
+        starts = [int(unit.timestamp())]
+        while starts[-1] < last and len(starts) <= limit:
+            unit = (unit + timedelta(days=32)).replace(day=1)
+            starts.append(int(unit.timestamp()))
+    else:
+        step = {"hour": HOUR, "day": DAY, "week": WEEK}[granularity]
+        origin = first - first % step
+        if granularity == "week":  # ISO weeks start on Monday; 1970-01-01 was a Thursday
+            origin = first - (first + 3 * DAY) % WEEK
+        count = -((origin - last) // step)  # rounded up
+        starts = [origin + step * index for index in range(min(count, limit + 1) + 1)]
+    if len(starts) - 1 > limit:
+        raise errors.InvalidParameters(
+            granularity=f"The window holds more than {limit} buckets of a {granularity}; "
+            "choose a coarser granularity or a shorter window."
+        )
+    return starts
 
 
 def _buckets(first: int, last: int, granularity: str) -> list[Bucket]:
-    limit = settings.USAGE_MAX_BUCKETS
-    buckets: list[Bucket] = []
-    unit = _unit_start(first, granularity)
-    while int(unit.timestamp()) < last:
-        if len(buckets) == limit:
-            raise errors.InvalidParameters(
-                granularity=f"The window holds more than {limit} buckets of a {granularity}; "
-                "choose a coarser granularity or a shorter window."
-            )
-        following = _next_unit(unit, granularity)
-        start, end = int(unit.timestamp()), int(following.timestamp())
-        buckets.append(Bucket(unit, max(start, first), min(end, last)))
-        unit = following
-    return buckets
+    starts = _unit_starts(first, last, granularity)
+    return [Bucket(start, max(start, first), min(end, last)) for start, end in pairwise(starts)]
