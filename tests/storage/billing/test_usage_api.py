@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
+from tests.storage.envelope import error_of
 from tests.storage.factories import ApiKeyFactory
 
 pytestmark = pytest.mark.django_db
@@ -16,13 +17,6 @@ NOW = datetime(2026, 3, 10, 14, 25, tzinfo=UTC)
 
 def usage(client, query: str = ""):
     return client.get(f"/v1/billing/usage{'?' if query else ''}{query}")
-
-
-def error_of(response, status: int) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["success"] is False
-    return body["error"]
 
 
 @pytest.fixture(autouse=True)

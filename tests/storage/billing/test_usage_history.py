@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 from rest_framework.test import APIClient
 
+from tests.storage.envelope import data_of, error_of
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
 
 pytestmark = pytest.mark.django_db
@@ -58,26 +59,11 @@ def content(kind: str, size: int) -> bytes:
     return head + b"\0" * (size - len(head))
 
 
-def ok(response) -> dict:
-    assert response.status_code == 200, response.content
-    body = response.json()
-    assert body["success"] is True and body["error"] is None
-    return body["data"]
-
-
-def failed(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["success"] is False
-    assert body["error"]["code"] == code
-    return body["error"]
-
-
 def upload(client, name: str, kind: str, size: int, folder_id: str | None = None) -> dict:
     fields = {"file": SimpleUploadedFile(name, content(kind, size))}
     if folder_id:
         fields["folderId"] = folder_id
-    file = ok(client.post("/v1/files/upload", fields, format="multipart"))["file"]
+    file = data_of(client.post("/v1/files/upload", fields, format="multipart"))["file"]
     assert file["size"] == size
     return file
 
@@ -140,29 +126,29 @@ def history(api, clock, long_links):
     at(utc("2028-02-28 09:20"))
     notes = upload(api, "notes.txt", "text", 100)
     at(utc("2028-02-28 09:30"))
-    ok(api.get("/v1/files"))
+    data_of(api.get("/v1/files"))
     at(utc("2028-02-28 10:05"))
     clip = upload(api, "clip.mp4", "video", 1000)
     at(utc("2028-02-28 10:40"))
     assert len(download(pic["url"])) == 400
     at(utc("2028-02-28 10:50"))
-    failed(api.get("/v1/nope"), 404, "NOT_FOUND")
+    error_of(api.get("/v1/nope"), 404, "NOT_FOUND")
     at(utc("2028-02-28 23:30"))
     upload(api, "song.mp3", "audio", 200)
     at(utc("2028-02-29 00:15"))
-    ok(api.get("/v1/keys"))
+    data_of(api.get("/v1/keys"))
     at(utc("2028-02-29 00:20"))
-    ok(api.get("/v1/keys"))
+    data_of(api.get("/v1/keys"))
     at(utc("2028-02-29 12:00"))
     assert len(download(clip["url"], "bytes=0-9")) == 10
     at(utc("2028-02-29 12:30"))
-    ok(api.delete(f"/v1/files/{notes['id']}"))
+    data_of(api.delete(f"/v1/files/{notes['id']}"))
     at(utc("2028-02-29 13:45"))
     upload(api, "blob.bin", "other", 300)
     at(utc("2028-03-01 08:00"))
-    ok(api.get("/v1/files"))
+    data_of(api.get("/v1/files"))
     at(utc("2028-03-01 08:30"))
-    ok(api.delete(f"/v1/files/{clip['id']}"))
+    data_of(api.delete(f"/v1/files/{clip['id']}"))
     at(utc("2028-03-20 12:30"))
     return api
 
@@ -171,7 +157,7 @@ def history(api, clock, long_links):
 
 
 def report(client, **params) -> dict:
-    return ok(client.get("/v1/billing/usage", params))
+    return data_of(client.get("/v1/billing/usage", params))
 
 
 def instant(text: str) -> datetime:
@@ -529,7 +515,7 @@ def test_start_and_end_without_a_period_are_by_day(history):
     ],
 )
 def test_dates_with_offsets_or_without_one_are_read_as_instants(history, query):
-    data = ok(history.get(f"/v1/billing/usage?{query}"))
+    data = data_of(history.get(f"/v1/billing/usage?{query}"))
     assert window(data) == (utc("2028-02-28 08:00"), utc("2028-02-28 12:00"), "hour")
     assert [item["requests"]["count"] for item in timeline(data)] == [0, 3, 3, 0]
 
@@ -566,7 +552,7 @@ def recent(api, clock):
     clock.move_to(utc("2028-02-29 03:10"))
     upload(api, "pic.png", "image", 400)
     clock.move_to(utc("2028-02-29 21:59"))
-    ok(api.get("/v1/files"))
+    data_of(api.get("/v1/files"))
     clock.move_to(utc("2028-02-29 22:15"))
     return api
 
@@ -621,10 +607,10 @@ def test_a_window_reaching_into_the_future_projects_its_unbegun_buckets(api, clo
     # Requests at 21h: 3, at 22h: 5 before the report at 22:15 (and perhaps the report itself).
     clock.move_to(utc("2028-02-29 21:10"))
     for _ in range(3):
-        ok(api.get("/v1/files"))
+        data_of(api.get("/v1/files"))
     clock.move_to(utc("2028-02-29 22:05"))
     for _ in range(5):
-        ok(api.get("/v1/keys"))
+        data_of(api.get("/v1/keys"))
     clock.move_to(utc("2028-02-29 22:15"))
     data = report(api, start="2028-02-29T21:00:00Z", end="2028-03-01T01:00:00Z", granularity="hour")
     items = timeline(data)
@@ -654,7 +640,7 @@ def test_a_window_before_the_organisation_existed_is_all_zeros(client_for):
         client = client_for(key)
         clock.move_to(utc("2028-03-01 10:00"))
         upload(client, "pic.png", "image", 400)
-        ok(client.get("/v1/files"))
+        data_of(client.get("/v1/files"))
         clock.move_to(utc("2028-03-05 12:00"))
         data = report(client, start="2027-12-01T00:00:00Z", end="2028-01-01T00:00:00Z")
     assert window(data) == (utc("2027-12-01 00:00"), utc("2028-01-01 00:00"), "day")
@@ -680,13 +666,13 @@ def test_request_percentages_use_the_hours_of_each_bucket_inside_the_window(
     with time_machine.travel(utc("2028-02-28 22:05"), tick=False) as clock:
         client = client_for(ApiKeyFactory(organisation=OrganisationFactory(plan=plan)))
         for _ in range(40):
-            ok(client.get("/v1/keys"))
+            data_of(client.get("/v1/keys"))
         clock.move_to(utc("2028-02-29 10:05"))
         for _ in range(24):
-            ok(client.get("/v1/keys"))
+            data_of(client.get("/v1/keys"))
         clock.move_to(utc("2028-03-01 01:05"))
         for _ in range(6):
-            ok(client.get("/v1/files"))
+            data_of(client.get("/v1/files"))
         clock.move_to(utc("2028-03-02 12:00"))
         data = report(client, start="2028-02-28T22:00:00Z", end="2028-03-01T02:00:00Z")
     # Hours inside: 2, 24, 2 -> 40 / (rate x 2), 24 / (rate x 24), 6 / (rate x 2).
@@ -721,7 +707,7 @@ def test_a_folder_in_the_trash_leaves_storage_and_comes_back_on_restore(api, clo
     """10:10 folder; 10:20 a.txt 300 and 10:30 b.png 200 into it; 10:40 c.bin 100 at the root;
     12:10 delete the folder (to the trash); 14:10 restore it. GET /billing at 12:20 and 14:20."""
     clock.move_to(utc("2028-02-28 10:10"))
-    folder = ok(api.post("/v1/folders", {"name": "Album"}, format="json"))["folder"]
+    folder = data_of(api.post("/v1/folders", {"name": "Album"}, format="json"))["folder"]
     clock.move_to(utc("2028-02-28 10:20"))
     upload(api, "a.txt", "text", 300, folder_id=folder["folderId"])
     clock.move_to(utc("2028-02-28 10:30"))
@@ -730,16 +716,16 @@ def test_a_folder_in_the_trash_leaves_storage_and_comes_back_on_restore(api, clo
     upload(api, "c.bin", "other", 100)
 
     clock.move_to(utc("2028-02-28 12:10"))
-    ok(api.delete(f"/v1/folders/{folder['folderId']}?force=true"))
+    data_of(api.delete(f"/v1/folders/{folder['folderId']}?force=true"))
     clock.move_to(utc("2028-02-28 12:20"))
-    usage = ok(api.get("/v1/billing"))["currentUsage"]
+    usage = data_of(api.get("/v1/billing"))["currentUsage"]
     assert (usage["storage"], usage["files"], usage["trash"]) == (100, 1, 500)
     assert usage["pendingUploads"] == 0
 
     clock.move_to(utc("2028-02-28 14:10"))
-    ok(api.post(f"/v1/folders/{folder['folderId']}/restore"))
+    data_of(api.post(f"/v1/folders/{folder['folderId']}/restore"))
     clock.move_to(utc("2028-02-28 14:20"))
-    usage = ok(api.get("/v1/billing"))["currentUsage"]
+    usage = data_of(api.get("/v1/billing"))["currentUsage"]
     assert (usage["storage"], usage["files"], usage["trash"]) == (600, 3, 0)
 
     clock.move_to(utc("2028-02-28 16:30"))
@@ -779,13 +765,13 @@ def test_parts_of_an_unfinished_multipart_upload_are_pending_until_it_completes(
     data = b"\0" * 2500
     clock.move_to(utc("2028-02-28 10:05"))
     start = {"name": "big.bin", "size": 2500, "partSize": 1024, "type": "application/octet-stream"}
-    started = ok(api.post("/v1/files/multipart-upload-start", start, format="json"))
+    started = data_of(api.post("/v1/files/multipart-upload-start", start, format="json"))
     urls = {part["partNumber"]: part["url"] for part in started["parts"]}
     etags = {}
 
     def put(number: int) -> None:
         chunk = data[(number - 1) * 1024 : number * 1024]
-        answer = ok(api.put(urls[number], data=chunk, content_type="application/octet-stream"))
+        answer = data_of(api.put(urls[number], data=chunk, content_type="application/octet-stream"))
         etags[number] = answer["etag"]
 
     clock.move_to(utc("2028-02-28 10:10"))
@@ -793,7 +779,7 @@ def test_parts_of_an_unfinished_multipart_upload_are_pending_until_it_completes(
     clock.move_to(utc("2028-02-28 10:15"))
     put(3)
     clock.move_to(utc("2028-02-28 10:20"))
-    usage = ok(api.get("/v1/billing"))["currentUsage"]
+    usage = data_of(api.get("/v1/billing"))["currentUsage"]
     assert (usage["pendingUploads"], usage["storage"], usage["files"]) == (1024 + 452, 0, 0)
     assert usage["trash"] == 0
 
@@ -802,9 +788,9 @@ def test_parts_of_an_unfinished_multipart_upload_are_pending_until_it_completes(
     clock.move_to(utc("2028-02-28 11:10"))
     parts = [{"partNumber": n, "etag": etags[n]} for n in (1, 2, 3)]
     body = {"uploadId": started["uploadId"], "parts": parts}
-    ok(api.post("/v1/files/multipart-upload-complete", body, format="json"))
+    data_of(api.post("/v1/files/multipart-upload-complete", body, format="json"))
     clock.move_to(utc("2028-02-28 11:15"))
-    usage = ok(api.get("/v1/billing"))["currentUsage"]
+    usage = data_of(api.get("/v1/billing"))["currentUsage"]
     assert (usage["pendingUploads"], usage["storage"], usage["files"]) == (0, 2500, 1)
 
     clock.move_to(utc("2028-02-28 12:30"))
@@ -832,11 +818,11 @@ def test_parts_of_an_unfinished_multipart_upload_are_pending_until_it_completes(
 def test_refused_requests_count_and_other_callers_do_not(api, org, client_for, clock):
     clock.move_to(utc("2028-02-28 10:10"))
     reader = client_for(ApiKeyFactory(organisation=org, permissions=["files:read"]))
-    failed(reader.get("/v1/billing/usage"), 403, "ACCESS_DENIED")
-    failed(reader.get("/v1/billing"), 403, "ACCESS_DENIED")
-    failed(reader.get("/v1/nope"), 404, "NOT_FOUND")
+    error_of(reader.get("/v1/billing/usage"), 403, "ACCESS_DENIED")
+    error_of(reader.get("/v1/billing"), 403, "ACCESS_DENIED")
+    error_of(reader.get("/v1/nope"), 404, "NOT_FOUND")
     billing_only = client_for(ApiKeyFactory(organisation=org, permissions=["billing:read"]))
-    ok(billing_only.get("/v1/billing"))
+    data_of(billing_only.get("/v1/billing"))
     client_for(ApiKeyFactory()).get("/v1/keys")  # another organisation
     client_for(None).get("/v1/keys")  # no key: counts for nobody
     client_for("ak_not-a-real-key").get("/v1/files")
@@ -850,7 +836,7 @@ def test_refused_requests_count_and_other_callers_do_not(api, org, client_for, c
     }
     assert data["breakdown"]["byHour"] == by_hour({10: 4})
     assert (
-        ok(billing_only.get("/v1/billing/usage", {"period": "day"}))["period"]["granularity"]
+        data_of(billing_only.get("/v1/billing/usage", {"period": "day"}))["period"]["granularity"]
         == "hour"
     )
 
@@ -866,7 +852,7 @@ def test_refused_requests_count_and_other_callers_do_not(api, org, client_for, c
     ],
 )
 def test_an_end_not_after_the_start_is_invalid_date_range(api, start, end):
-    error = failed(
+    error = error_of(
         api.get("/v1/billing/usage", {"start": start, "end": end}), 400, "INVALID_DATE_RANGE"
     )
     details = error["details"]
@@ -885,7 +871,7 @@ def test_an_end_not_after_the_start_is_invalid_date_range(api, start, end):
 )
 def test_more_than_365_days_is_date_range_too_large(api, start, end, requested):
     response = api.get("/v1/billing/usage", {"start": start, "end": end})
-    error = failed(response, 400, "DATE_RANGE_TOO_LARGE")
+    error = error_of(response, 400, "DATE_RANGE_TOO_LARGE")
     assert error["details"] == {"maxDays": 365, "requestedDays": requested}
 
 
@@ -909,10 +895,10 @@ def test_exactly_365_days_is_allowed(api):
     ],
 )
 def test_unknown_values_and_unparseable_dates_are_invalid_parameters(api, params, named):
-    error = failed(api.get("/v1/billing/usage", params), 400, "INVALID_PARAMETERS")
+    error = error_of(api.get("/v1/billing/usage", params), 400, "INVALID_PARAMETERS")
     assert named in error["details"]
 
 
 def test_a_key_without_billing_read_is_access_denied(client_for, org):
     key = ApiKeyFactory(organisation=org, permissions=["files:read", "files:write", "keys:read"])
-    failed(client_for(key).get("/v1/billing/usage"), 403, "ACCESS_DENIED")
+    error_of(client_for(key).get("/v1/billing/usage"), 403, "ACCESS_DENIED")

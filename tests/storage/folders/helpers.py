@@ -3,21 +3,9 @@ from __future__ import annotations
 from django.core.files.storage import storages
 
 from storage_service.accounts.models import Organisation
+from tests.storage.envelope import data_of, error_of
 
-
-def data_of(response) -> dict:
-    assert response.status_code == 200, response.content
-    body = response.json()
-    assert body["success"] is True and body["error"] is None
-    return body["data"]
-
-
-def error_of(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["success"] is False
-    assert body["error"]["code"] == code
-    return body["error"]
+__all__ = ["data_of", "error_of"]
 
 
 def usage(org: Organisation) -> tuple[int, int]:
