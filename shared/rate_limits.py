@@ -88,11 +88,12 @@ class RedisCounter:
         self.url = url
         self.namespace = namespace
 
-    def _key(self, bucket: str, window: Window) -> str:
+    def key(self, bucket: str, window: Window) -> str:
+        """The Redis key of ``bucket``'s counter in ``window``."""
         return f"{self.namespace}:rl:{bucket}:{window.start}"
 
     def incr(self, bucket: str, window: Window) -> int:
-        key = self._key(bucket, window)
+        key = self.key(bucket, window)
         with redis_client(self.url).pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expireat(key, window.reset + 60)
@@ -100,7 +101,7 @@ class RedisCounter:
         return int(count)
 
     def get(self, bucket: str, window: Window) -> int:
-        value = redis_client(self.url).get(self._key(bucket, window))
+        value = redis_client(self.url).get(self.key(bucket, window))
         return int(value or 0)
 
 

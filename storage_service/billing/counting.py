@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
 
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from redis.exceptions import RedisError
 
+from shared import rate_limits
 from shared.rate_limits import redis_client
 from storage_service import clock
 from storage_service.accounts.models import Organisation
@@ -38,15 +40,22 @@ logger = logging.getLogger(__name__)
 FIGURES = {"r": "requests", "u": "upload_bytes", "d": "download_bytes"}
 KEYS = ["organisation_id", "hour", "endpoint"]
 VALUES = list(FIGURES.values())
-# One request: its counts, and the hour and organisation noted as waiting for a flush. A script
-# is one command with one reply, and atomic like MULTI (a claim sees all of it or none).
+# A request's counts, and its hour and organisation noted as waiting for a flush. A script is one
+# command with one reply, and atomic like MULTI (a claim sees all of it or none).
 _COUNT = """
-redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|r', 1)
-if ARGV[2] ~= '0' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|u', ARGV[2]) end
-if ARGV[3] ~= '0' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|d', ARGV[3]) end
-redis.call('SADD', KEYS[2], ARGV[4])
-redis.call('SADD', KEYS[3], ARGV[5])
+for index, figure in ipairs({'r', 'u', 'd'}) do
+  if ARGV[index + 1] ~= '0' then
+    redis.call('HINCRBY', KEYS[1], ARGV[1] .. '|' .. figure, ARGV[index + 1])
+  end
+end
+redis.call('SADD', KEYS[2], ARGV[5])
+redis.call('SADD', KEYS[3], ARGV[6])
 """
+# The same, with the rate limiter's counter of the request (KEYS[4], expiring at ARGV[7]).
+_COUNT_AND_LIMIT = (
+    "local hits = redis.call('INCR', KEYS[4])\n"
+    "redis.call('EXPIREAT', KEYS[4], ARGV[7])\n" + _COUNT + "return hits\n"
+)
 # Remove an organisation from the set of those with unflushed hours only if it has none left.
 _FORGET_ORG = """
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
@@ -65,24 +74,61 @@ def _hash_key(org_id: str, hour: int) -> str:
     return f"{_ns()}:{org_id}:{hour}"
 
 
-def count(*, org_id: str, label: str, at: float, upload: int = 0, download: int = 0) -> None:
-    """Count one request of ``org_id`` under ``label`` at Unix time ``at``, with its bytes."""
-    hour = hour_of(at)
+@dataclass(frozen=True)
+class Count:
+    """What one request adds to its organisation's rollup for its hour."""
+
+    org_id: str
+    label: str
+    at: float
+    requests: int = 1
+    upload: int = 0
+    download: int = 0
+
+    @property
+    def hour(self) -> int:
+        return hour_of(self.at)
+
+    def row(self) -> tuple:
+        return (self.org_id, self.hour, self.label, self.requests, self.upload, self.download)
+
+    def script_keys(self) -> list[str]:
+        return [_hash_key(self.org_id, self.hour), _hours_key(self.org_id), f"{_ns()}:orgs"]
+
+    def script_args(self) -> list:
+        figures = [self.requests, self.upload, self.download]
+        return [self.label, *figures, self.hour, self.org_id]
+
+
+def count(usage: Count) -> None:
+    """Add ``usage`` to the rollups: in Redis when there is one, else in the database."""
     if settings.REDIS_URL:
         try:
-            _count_in_redis(org_id, label, hour, upload, download)
+            client = redis_client(settings.REDIS_URL)
+            _script(client, _COUNT)(keys=usage.script_keys(), args=usage.script_args())
             return
         except (RedisError, OSError):  # an unreachable Redis must not lose the count
             logger.warning("Redis unreachable; usage counted in the database instead")
-    add_to_rows(
-        RequestRollup._meta.db_table, KEYS, VALUES, [(org_id, hour, label, 1, upload, download)]
-    )
+    add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
 
 
-def _count_in_redis(org_id: str, label: str, hour: int, upload: int, download: int) -> None:
-    client = redis_client(settings.REDIS_URL)
-    keys = [_hash_key(org_id, hour), _hours_key(org_id), f"{_ns()}:orgs"]
-    _script(client, _COUNT)(keys=keys, args=[label, upload, download, hour, org_id])
+def count_with_limit(
+    counter: rate_limits.Counter, *, bucket: str, window: rate_limits.Window, usage: Count
+) -> int:
+    """Count a request against its rate-limit bucket and into usage in one round trip (one
+    script in Redis, one transaction in the database); return the bucket's new count."""
+    if isinstance(counter, rate_limits.RedisCounter):
+        keys = [*usage.script_keys(), counter.key(bucket, window)]
+        args = [*usage.script_args(), window.reset + 60]
+        try:
+            return int(_script(redis_client(counter.url), _COUNT_AND_LIMIT)(keys=keys, args=args))
+        except (RedisError, OSError):
+            add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
+            raise
+    with transaction.atomic():
+        hits = counter.incr(bucket, window)
+        add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
+    return hits
 
 
 @cache

@@ -1,12 +1,17 @@
-"""Endpoint labels: a request's method and route template, e.g. ``GET /files/{fileId}``."""
+"""Endpoint labels: a request's method and route template, e.g. ``GET /files/{fileId}``.
+
+A label is known before the view runs (the rate limiter counts usage in the same round trip as
+the limit), so "a method the route does not serve" is read from the view, not from a 405.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
-from django.http import HttpRequest, HttpResponse
-from django.urls import Resolver404, ResolverMatch, resolve
+from django.http import HttpRequest
+from django.urls import Resolver404, resolve
 
 OTHER = "other"
 _GROUP = re.compile(r"\(\?P<(\w+)>[^)]*\)")
@@ -29,14 +34,27 @@ def route_template(route: str, url_name: str) -> str:
     return "/" + path
 
 
-def endpoint_label(request: HttpRequest, response: HttpResponse) -> str:
+def serves(view: Callable, method: str) -> bool:
+    """Whether ``view`` answers ``method`` itself (anything else is a 405)."""
+    name = method.lower()
+    actions = getattr(view, "actions", None)  # a DRF viewset route
+    if actions is not None:
+        return name in actions or (name == "head" and "get" in actions)
+    cls = getattr(view, "view_class", None)
+    if cls is not None:
+        return name in cls.http_method_names and (
+            hasattr(cls, name) or (name == "head" and hasattr(cls, "get"))
+        )
+    allowed = getattr(view, "allowed_methods", None)  # a plain function view may say
+    return allowed is None or method in allowed
+
+
+def endpoint_label(request: HttpRequest) -> str:
     """The label a request counts under: its route's, or ``other`` when no route serves it."""
-    match: ResolverMatch | None = getattr(request, "resolver_match", None)
-    if match is None:  # refused before routing (rate limit)
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return OTHER
-    if not match.url_name or response.status_code == 405:
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return OTHER
+    if not match.url_name or not serves(match.func, request.method or ""):
         return OTHER
     return f"{request.method} {route_template(match.route, match.url_name)}"

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 
-from storage_service.accounts.authentication import resolve_key
 from storage_service.billing import counting, notes
 from storage_service.billing.labels import endpoint_label
 
@@ -18,8 +17,9 @@ logger = logging.getLogger(__name__)
 class UsageMiddleware:
     """Count every /v1 request of an organisation into the hourly rollups, with its bytes.
 
-    It sits outside the rate limiter, so refused requests count too. A streamed download is
-    counted when its response ends, with the bytes actually sent.
+    It sits outside the rate limiter, which counts the request itself in its own round trip
+    (refused requests too); this adds the bytes moved, and a streamed download's when its
+    response ends, with the bytes actually sent.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -34,30 +34,33 @@ class UsageMiddleware:
             response = self.get_response(request)
         finally:
             notes.current.reset(token)
-        if usage.org_id is None:
-            org = resolve_key(request).org
-            usage.org_id = org.pk if org is not None else None
-        if usage.org_id is None:
+        if usage.org_id is None:  # no valid key and no signed link: nobody's usage
             return response
-        label = endpoint_label(request, response)
+        usage.label = usage.label or endpoint_label(request)
         if response.streaming and request.method != "HEAD":
             response.streaming_content = SentBytes(
-                response.streaming_content, lambda sent: _count(usage, label, sent)
+                response.streaming_content, lambda sent: _count_rest(usage, sent)
             )
         else:
-            _count(usage, label, 0)
+            _count_rest(usage, 0)
         return response
 
 
-def _count(usage: notes.RequestUsage, label: str, sent: int) -> None:
+def _count_rest(usage: notes.RequestUsage, sent: int) -> None:
+    """Count what the rate limiter's round trip could not: the bytes, or a request it did not
+    see as an organisation's (a signed link)."""
+    rest = counting.Count(
+        org_id=usage.org_id,
+        label=usage.label,
+        at=usage.at,
+        requests=0 if usage.counted else 1,
+        upload=usage.upload,
+        download=usage.download + sent,
+    )
+    if not (rest.requests or rest.upload or rest.download):
+        return
     try:
-        counting.count(
-            org_id=usage.org_id,
-            label=label,
-            at=usage.at,
-            upload=usage.upload,
-            download=usage.download + sent,
-        )
+        counting.count(rest)
     except DatabaseError:
         logger.exception("Usage not counted")
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 class RequestUsage:
     at: float
     org_id: str | None = None
+    label: str | None = None
+    counted: bool = False  # the request itself, with its rate limit; its bytes come after
     upload: int = 0
     download: int = 0
 
@@ -29,5 +31,5 @@ def note_download(*, org_id: str, size: int = 0) -> None:
     bytes that do not pass through the response (a redirect to the object store)."""
     usage = current.get()
     if usage is not None:
-        usage.org_id = org_id
+        usage.org_id = usage.org_id or org_id
         usage.download += size

@@ -144,3 +144,6 @@ def download(request: HttpRequest, token: str) -> HttpResponse:
         return file_response(request, file)
     except errors.ApiError as error:
         return error_response(error)
+
+
+download.allowed_methods = ("GET", "HEAD")

@@ -162,8 +162,8 @@ def test_accounting_can_be_switched_off(api, org, settings):
 
 def test_an_unreachable_redis_counts_in_the_database(org, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    counting.count(org_id=org.pk, label="GET /files", at=7200.0)
-    counting.count(org_id=org.pk, label="GET /files", at=7300.0, download=10)
+    counting.count(counting.Count(org_id=org.pk, label="GET /files", at=7200.0))
+    counting.count(counting.Count(org_id=org.pk, label="GET /files", at=7300.0, download=10))
     row = RequestRollup.objects.get(organisation=org)
     assert (row.hour, row.endpoint, row.requests, row.download_bytes) == (7200, "GET /files", 2, 10)
 
@@ -180,16 +180,16 @@ def _redis(settings):
 @redis_only
 def test_a_flush_that_dies_after_claiming_loses_nothing(org, settings):
     for _ in range(3):
-        counting.count(org_id=org.pk, label="GET /files", at=3600.0)
+        counting.count(counting.Count(org_id=org.pk, label="GET /files", at=3600.0))
     counting._claim(_redis(settings), org.pk)  # the flusher dies here, before applying
-    counting.count(org_id=org.pk, label="GET /files", at=3600.0)
+    counting.count(counting.Count(org_id=org.pk, label="GET /files", at=3600.0))
     assert counted(org.pk) == {"GET /files": (4, 0, 0)}
 
 
 @redis_only
 def test_a_flush_that_dies_before_deleting_what_it_applied_counts_nothing_twice(org, settings):
     client = _redis(settings)
-    counting.count(org_id=org.pk, label="GET /files", at=3600.0, upload=5)
+    counting.count(counting.Count(org_id=org.pk, label="GET /files", at=3600.0, upload=5))
     counting._claim(client, org.pk)
     (staging,) = [
         name.decode()
@@ -226,7 +226,7 @@ def test_counts_are_exact_across_processes_while_flushes_run(settings):
 def _count_many(org_id: str, times: int) -> None:
     try:
         for _ in range(times):
-            counting.count(org_id=org_id, label="GET /files", at=36000.0, upload=1)
+            counting.count(counting.Count(org_id=org_id, label="GET /files", at=36000.0, upload=1))
     finally:
         connections.close_all()
 
@@ -234,8 +234,8 @@ def _count_many(org_id: str, times: int) -> None:
 @redis_only
 def test_flush_usage_moves_every_organisations_counts(settings):
     first, second = OrganisationFactory(), OrganisationFactory()
-    counting.count(org_id=first.pk, label="GET /files", at=3600.0)
-    counting.count(org_id=second.pk, label="GET /keys", at=7200.0, download=3)
+    counting.count(counting.Count(org_id=first.pk, label="GET /files", at=3600.0))
+    counting.count(counting.Count(org_id=second.pk, label="GET /keys", at=7200.0, download=3))
     assert not RequestRollup.objects.exists()
     call_command("flush_usage", stdout=io.StringIO())
     rows = RequestRollup.objects.order_by("hour").values_list(
