@@ -9,7 +9,8 @@ STORAGE_PORT ?= 8001
 MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
-	install setup-storage setup-memory bench bench-storage bench-memory bench-extraction clean
+	install setup-storage setup-memory bench bench-storage bench-usage bench-memory bench-extraction \
+	clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,6 +69,11 @@ bench: bench-storage bench-memory
 
 bench-storage: install
 	$(BIN)/python -m tests.bench.storage $(BENCH_ARGS)
+
+# GET /billing/usage over a year of hourly rollups, and what request accounting costs GET /files
+# (tests/bench/usage.py).
+bench-usage: install
+	$(BIN)/python -m tests.bench.usage $(BENCH_ARGS)
 
 bench-memory: install
 	$(BIN)/python -m tests.bench.memory $(BENCH_ARGS)

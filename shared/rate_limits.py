@@ -8,6 +8,7 @@ live in Redis (``INCR``) or in one database table (an upsert), both atomic.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
@@ -128,16 +129,26 @@ class DatabaseCounter:
     def _bucket(self, bucket: str) -> str:
         return f"{self.namespace}:{bucket}"
 
-    def incr(self, bucket: str, window: Window) -> int:
-        from django.db import connections
+    def incr(self, bucket: str, window: Window, also: tuple[str, list] | None = None) -> int:
+        """Add one to ``bucket`` in ``window``; ``also`` is one more ``INSERT`` (SQL and
+        parameters) to run with it, in the same statement on PostgreSQL (one round trip, one
+        commit) and in the same transaction elsewhere."""
+        from django.db import connections, transaction
 
+        connection = connections[self.using]
         sql = (
             f"INSERT INTO {self.table} (bucket, window_start, hits) VALUES (%s, %s, 1) "  # noqa: S608
             f"ON CONFLICT (bucket, window_start) DO UPDATE SET hits = {self.table}.hits + 1 "
             "RETURNING hits"
         )
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(sql, [self._bucket(bucket), window.start])
+        params = [self._bucket(bucket), window.start]
+        if also is not None and connection.vendor == "postgresql":
+            sql, params, also = f"WITH also AS ({also[0]}) {sql}", [*also[1], *params], None
+        together = transaction.atomic(using=self.using) if also is not None else nullcontext()
+        with together, connection.cursor() as cursor:
+            if also is not None:
+                cursor.execute(*also)
+            cursor.execute(sql, params)
             (count,) = cursor.fetchone()
             if count == 1:
                 # The first request of a window for this bucket sweeps rows of finished windows.

@@ -32,7 +32,7 @@ from storage_service import clock
 from storage_service.accounts.models import Organisation
 from storage_service.billing.models import RequestRollup, UsageFlush
 from storage_service.billing.storage_levels import hour_of
-from storage_service.billing.upserts import add_to_rows
+from storage_service.billing.upserts import add_to_rows, adding_sql
 
 logger = logging.getLogger(__name__)
 
@@ -113,10 +113,15 @@ def count(usage: Count) -> None:
 
 
 def count_with_limit(
-    counter: rate_limits.Counter, *, bucket: str, window: rate_limits.Window, usage: Count
+    counter: rate_limits.RedisCounter | rate_limits.DatabaseCounter,
+    *,
+    bucket: str,
+    window: rate_limits.Window,
+    usage: Count,
 ) -> int:
     """Count a request against its rate-limit bucket and into usage in one round trip (one
-    script in Redis, one transaction in the database); return the bucket's new count."""
+    script in Redis, one statement on PostgreSQL, one transaction on SQLite); return the
+    bucket's new count."""
     if isinstance(counter, rate_limits.RedisCounter):
         keys = [*usage.script_keys(), counter.key(bucket, window)]
         args = [*usage.script_args(), window.reset + 60]
@@ -125,10 +130,8 @@ def count_with_limit(
         except (RedisError, OSError):
             add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
             raise
-    with transaction.atomic():
-        hits = counter.incr(bucket, window)
-        add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
-    return hits
+    also = (adding_sql(RequestRollup._meta.db_table, KEYS, VALUES), list(usage.row()))
+    return counter.incr(bucket, window, also=also)
 
 
 @cache

@@ -17,12 +17,16 @@ def add_to_rows(
     """
     if not rows:
         return
+    with connection.cursor() as cursor:
+        cursor.executemany(adding_sql(table, keys, values), [list(row) for row in rows])
+
+
+def adding_sql(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
+    """The statement ``add_to_rows`` runs for each row (parameters: keys, then values)."""
     columns = [*keys, *values]
     additions = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in values)
-    sql = (
+    return (
         f"INSERT INTO {table} ({', '.join(columns)}) "  # noqa: S608 - names are ours
         f"VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {additions}"
     )
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, [list(row) for row in rows])
