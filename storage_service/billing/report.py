@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from django.db import connection, transaction
 from django.db.models import Sum
 
 from storage_service import clock
@@ -49,6 +50,11 @@ class Pass:
 
 
 def usage_report(*, org: Organisation, window: UsageWindow, now: float) -> dict:
+    with transaction.atomic():  # one snapshot's worth of settings (SET LOCAL) for its queries
+        return _report(org, window, now)
+
+
+def _report(org: Organisation, window: UsageWindow, now: float) -> dict:
     requests = _requests_by_hour(org.pk, window)
     base = levels_before(org_id=org.pk, hour=window.start)
     changes = changes_between(org_id=org.pk, start=window.start, end=window.end)
@@ -61,15 +67,20 @@ def usage_report(*, org: Organisation, window: UsageWindow, now: float) -> dict:
     tallies = run.tallies
     total_requests = sum(t.requests for t in tallies)
     end = tallies[-1] if tallies else Tally()
+    # Per cent of the storage limit, of the hourly requests, of the files' peak (8,760 items for
+    # a year by the hour, so the factors are worked out once).
+    of_storage = 100 / limits["storageLimit"]
+    of_hourly = 100 / limits["requestsPerHour"]
+    of_peak = 100 / run.peak_files if run.peak_files else 0
     timeline = [
         {
             "date": bucket.iso,
-            "storage": {"used": t.stored, "percentage": _pct(t.stored, limits["storageLimit"])},
+            "storage": {"used": t.stored, "percentage": round(t.stored * of_storage, 2)},
             "requests": {
                 "count": t.requests,
-                "percentage": _pct(t.requests, limits["requestsPerHour"] * bucket.hours),
+                "percentage": round(t.requests * of_hourly / bucket.hours, 2),
             },
-            "files": {"count": t.files, "percentage": _pct(t.files, run.peak_files)},
+            "files": {"count": t.files, "percentage": round(t.files * of_peak, 2)},
             "bandwidth": {"upload": t.upload, "download": t.download},
         }
         for bucket, t in zip(window.buckets, tallies, strict=True)
@@ -110,16 +121,19 @@ def usage_report(*, org: Organisation, window: UsageWindow, now: float) -> dict:
 
 
 def _requests_by_hour(org_id: str, window: UsageWindow) -> dict[int, tuple[int, int, int]]:
-    rows = (
-        RequestRollup.objects.filter(
-            organisation_id=org_id, hour__gte=window.start, hour__lt=window.end
-        )
-        .values("hour")
-        .annotate(r=Sum("requests"), u=Sum("upload_bytes"), d=Sum("download_bytes"))
-        .order_by()
-        .values_list("hour", "r", "u", "d")
+    table = RequestRollup._meta.db_table
+    sql = (
+        "SELECT hour, SUM(requests), SUM(upload_bytes), SUM(download_bytes) "  # noqa: S608
+        f"FROM {table} WHERE organisation_id = %s AND hour >= %s AND hour < %s GROUP BY hour"
     )
-    return {hour: (r, u, d) for hour, r, u, d in rows}
+    # A cursor, not the ORM: up to 8,784 rows, and the ORM's per-value converters cost more than
+    # the query on a year by the hour.
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Planning a JIT for a few hundred thousand rows costs more than it saves.
+            cursor.execute("SET LOCAL jit = off")
+        cursor.execute(sql, [org_id, window.start, window.end])
+        return {hour: (int(r), int(u), int(d)) for hour, r, u, d in cursor.fetchall()}
 
 
 def _walk(
