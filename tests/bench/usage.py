@@ -21,12 +21,13 @@ within the year, so the series ends at the organisation's counters. It measures:
    processes (stdlib http.client, several threads each, one kept-alive connection per thread) for
    a fixed time after a warm-up, runs alternating on/off; the median req/s of each and the cost,
    1 - on/off. First with REDIS_URL set (the production path: rate limits and counts in Redis),
-   then without (both in the database: the limit's and the usage's upserts in one statement). Every run uses an
-   organisation of its own (a copy of the files), so the plan's 100,000 requests an hour never
-   bind. Each run's CPU is split from /proc by process (client, gunicorn workers, PostgreSQL,
-   Redis, the rest) per answer, so the cost shows where it lands, and runs that other work on
-   the machine disturbed are flagged. Whether the load generator limits the figures: the client
-   processes' CPU share, and runs with half and twice the client processes against one server;
+   then without (both in the database: the limit's and the usage's upserts in one statement).
+   Every run uses an organisation of its own (a copy of the files), so the plan's 100,000
+   requests an hour never bind. Each run's CPU is split from /proc by process (client, gunicorn
+   workers, PostgreSQL, Redis, the rest) per answer, so the cost shows where it lands, and runs
+   that other work on the machine disturbed are flagged. Whether the load generator limits the
+   figures: the client processes' CPU share, and runs with half and twice the client processes
+   against one server;
 3. counting one request in process, against the rate limit alone and with its usage
    (``counting.count_with_limit``), in Redis and in the database.
 
