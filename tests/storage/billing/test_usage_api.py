@@ -186,3 +186,10 @@ def test_more_buckets_than_a_response_carries_is_invalid_parameters(api, setting
     error = error_of(usage(api, "period=week&granularity=hour"), 400)
     assert error["code"] == "INVALID_PARAMETERS"
     assert "48" in error["details"]["granularity"]
+
+
+def test_a_report_that_holds_now_includes_its_own_request(api):
+    data = usage(api, "period=day").json()["data"]
+    assert data["summary"]["requests"]["total"] == 1
+    assert data["breakdown"]["byEndpoint"]["GET /billing/usage"]["count"] == 1
+    assert data["timeline"][-1]["requests"]["count"] == 1
