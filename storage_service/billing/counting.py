@@ -1,8 +1,9 @@
 """Counting requests and transferred bytes into hourly rollups.
 
-Without Redis each request is one atomic upsert of its rollup row. With Redis a request adds to
-a hash per organisation and hour (one MULTI round trip), and ``flush`` moves the hashes into the
-database exactly once:
+A request is counted with its rate limit (``count_with_limit``): without Redis, one upsert of its
+rollup row in the limit's statement or transaction; with Redis, an addition to a hash per
+organisation and hour in the limit's Lua script. Bytes moved are added after the view (``count``).
+``flush`` moves the Redis hashes into the database exactly once:
 
 1. claim: ``RENAME`` the hash to a staging name (new requests start a fresh hash) and note the
    staging name in a set, in one MULTI;
