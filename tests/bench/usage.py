@@ -451,7 +451,7 @@ def profile_reports(
 ) -> dict[str, dict[str, Any]]:
     """Time each case's report in process: the window, the report (SQL included) and its JSON; and
     EXPLAIN ANALYZE the SQL it ran."""
-    from django.db import connection
+    from django.db import connection, transaction
 
     from storage_service import clock
     from storage_service.accounts.models import Organisation
@@ -484,12 +484,17 @@ def profile_reports(
             times["report"].append(reported - windowed)
             times["render"].append(rendered - reported)
         queries = []
-        for item in captured:
-            with connection.cursor() as cursor:
+        # In one transaction, as the report runs them: its settings (SET LOCAL) apply, and
+        # only its queries are explained.
+        with transaction.atomic(), connection.cursor() as cursor:
+            for item in captured:
+                if not item["sql"].lstrip().upper().startswith("SELECT"):
+                    cursor.execute(item["sql"], item["params"])
+                    continue
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])
                 plan = "\n".join(row[0] for row in cursor.fetchall())
-            sql = connection.ops.compose_sql(item["sql"], item["params"])
-            queries.append({"sql": sql, "ms": item["ms"], "plan": plan})
+                sql = connection.ops.compose_sql(item["sql"], item["params"])
+                queries.append({"sql": sql, "ms": item["ms"], "plan": plan})
         out[name] = {
             "ms": {key: statistics.median(values) * 1000 for key, values in times.items()},
             "queries": queries,
