@@ -8,10 +8,20 @@ live in Redis (``INCR``) or in one database table (an upsert), both atomic.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
+
+import redis
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+# What a Redis call raises when the server is gone (a socket closed under a thread is an OSError
+# or a ValueError).
+REDIS_ERRORS = (RedisError, OSError, ValueError)
 
 HOUR = 3600
 
@@ -83,35 +93,88 @@ class Counter(Protocol):
 
 
 class RedisCounter:
-    """Counters as Redis keys that expire shortly after their window ends."""
+    """Counters as Redis keys that expire shortly after their window ends.
 
-    def __init__(self, url: str, namespace: str) -> None:
+    While Redis cannot be reached, ``fallback`` (the database's counter, which every instance
+    shares too) counts instead, so no request fails for it; see ``redis_usable``.
+    """
+
+    def __init__(self, url: str, namespace: str, fallback: Counter) -> None:
         self.url = url
         self.namespace = namespace
+        self.fallback = fallback
 
     def key(self, bucket: str, window: Window) -> str:
         """The Redis key of ``bucket``'s counter in ``window``."""
         return f"{self.namespace}:rl:{bucket}:{window.start}"
 
     def incr(self, bucket: str, window: Window) -> int:
+        if not redis_usable(self.url):
+            return self.fallback.incr(bucket, window)
         key = self.key(bucket, window)
-        with redis_client(self.url).pipeline(transaction=True) as pipe:
-            pipe.incr(key)
-            pipe.expireat(key, window.reset + 60)
-            count, _ = pipe.execute()
+        try:
+            with redis_client(self.url).pipeline(transaction=True) as pipe:
+                pipe.incr(key)
+                pipe.expireat(key, window.reset + 60)
+                count, _ = pipe.execute()
+        except REDIS_ERRORS as exc:
+            redis_failed(self.url, exc)
+            return self.fallback.incr(bucket, window)
         return int(count)
 
     def get(self, bucket: str, window: Window) -> int:
-        value = redis_client(self.url).get(self.key(bucket, window))
+        if not redis_usable(self.url):
+            return self.fallback.get(bucket, window)
+        try:
+            value = redis_client(self.url).get(self.key(bucket, window))
+        except REDIS_ERRORS as exc:
+            redis_failed(self.url, exc)
+            return self.fallback.get(bucket, window)
         return int(value or 0)
 
 
-@cache
-def redis_client(url: str):
-    import redis
+_clients: dict[str, Any] = {}
+_clients_lock = threading.Lock()
 
-    # redis-py's pool notices a fork and opens fresh connections in the child process.
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+def redis_client(url: str) -> Any:
+    """The process's one client for ``url``, made once even when threads ask at the same time.
+
+    Two clients made at once would leave one unreferenced, and its pool would close, as it is
+    collected, the connection the other thread is using.
+    """
+    client = _clients.get(url)
+    if client is None:
+        with _clients_lock:
+            client = _clients.get(url)
+            if client is None:
+                # redis-py's pool notices a fork and opens fresh connections in the child.
+                client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+                _clients[url] = client
+    return client
+
+
+# While Redis is down, each instance retries it at most this often, so a request does not wait
+# for a connect timeout every time.
+REDIS_RETRY_SECONDS = 5.0
+_down_until: dict[str, float] = {}
+
+
+def redis_usable(url: str) -> bool:
+    """False for a few seconds after Redis at ``url`` failed: use the database meanwhile."""
+    return time.monotonic() >= _down_until.get(url, 0.0)
+
+
+def redis_failed(url: str, exc: BaseException) -> None:
+    """Note that Redis failed; the first failure of an outage is logged (without the URL's
+    credentials), later ones until it is retried are not."""
+    if redis_usable(url):
+        logger.warning(
+            "Redis unreachable (%s); counting in the database for %ss",
+            type(exc).__name__,
+            REDIS_RETRY_SECONDS,
+        )
+    _down_until[url] = time.monotonic() + REDIS_RETRY_SECONDS
 
 
 class DatabaseCounter:
@@ -170,9 +233,10 @@ class DatabaseCounter:
 
 def make_counter(*, redis_url: str | None, table: str, namespace: str) -> Counter:
     """Return a Redis counter when ``redis_url`` is set, the database table's counter otherwise."""
+    database = DatabaseCounter(table, namespace)
     if redis_url:
-        return RedisCounter(redis_url, namespace)
-    return DatabaseCounter(table, namespace)
+        return RedisCounter(redis_url, namespace, fallback=database)
+    return database
 
 
 def hit(counter: Counter, *, bucket: str, limit: int, now: float) -> Decision:

@@ -25,7 +25,6 @@ from functools import cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from redis.exceptions import RedisError
 
 from shared import rate_limits
 from shared.rate_limits import redis_client
@@ -103,13 +102,13 @@ class Count:
 
 def count(usage: Count) -> None:
     """Add ``usage`` to the rollups: in Redis when there is one, else in the database."""
-    if settings.REDIS_URL:
+    url = settings.REDIS_URL
+    if url and rate_limits.redis_usable(url):
         try:
-            client = redis_client(settings.REDIS_URL)
-            _script(client, _COUNT)(keys=usage.script_keys(), args=usage.script_args())
+            _script(redis_client(url), _COUNT)(keys=usage.script_keys(), args=usage.script_args())
             return
-        except (RedisError, OSError):  # an unreachable Redis must not lose the count
-            logger.warning("Redis unreachable; usage counted in the database instead")
+        except rate_limits.REDIS_ERRORS as exc:  # an unreachable Redis must not lose the count
+            rate_limits.redis_failed(url, exc)
     add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
 
 
@@ -124,13 +123,15 @@ def count_with_limit(
     script in Redis, one statement on PostgreSQL, one transaction on SQLite); return the
     bucket's new count."""
     if isinstance(counter, rate_limits.RedisCounter):
-        keys = [*usage.script_keys(), counter.key(bucket, window)]
-        args = [*usage.script_args(), window.reset + 60]
-        try:
-            return int(_script(redis_client(counter.url), _COUNT_AND_LIMIT)(keys=keys, args=args))
-        except (RedisError, OSError):
-            add_to_rows(RequestRollup._meta.db_table, KEYS, VALUES, [usage.row()])
-            raise
+        if rate_limits.redis_usable(counter.url):
+            keys = [*usage.script_keys(), counter.key(bucket, window)]
+            args = [*usage.script_args(), window.reset + 60]
+            script = _script(redis_client(counter.url), _COUNT_AND_LIMIT)
+            try:
+                return int(script(keys=keys, args=args))
+            except rate_limits.REDIS_ERRORS as exc:
+                rate_limits.redis_failed(counter.url, exc)
+        counter = counter.fallback  # the database, which every instance shares too
     also = (adding_sql(RequestRollup._meta.db_table, KEYS, VALUES), list(usage.row()))
     return counter.incr(bucket, window, also=also)
 
@@ -143,10 +144,20 @@ def _script(client, source: str):
 def flush(org_id: str | None = None) -> int:
     """Move counts waiting in Redis into the rollups (one organisation's, or all).
 
-    Returns how many batches it applied."""
-    if not settings.REDIS_URL:
+    Returns how many batches it applied. While Redis cannot be reached there is nothing to move:
+    counting goes to the database meanwhile, and what Redis holds waits for the next flush.
+    """
+    url = settings.REDIS_URL
+    if not url or not rate_limits.redis_usable(url):
         return 0
-    client = redis_client(settings.REDIS_URL)
+    try:
+        return _flush(redis_client(url), org_id)
+    except rate_limits.REDIS_ERRORS as exc:
+        rate_limits.redis_failed(url, exc)
+        return 0
+
+
+def _flush(client, org_id: str | None) -> int:
     org_ids = [org_id] if org_id else [_text(org) for org in client.smembers(f"{_ns()}:orgs")]
     for org in org_ids:
         _claim(client, org)

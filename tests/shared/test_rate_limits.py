@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import time
 import uuid
 
@@ -16,9 +17,10 @@ COUNTER_KINDS = ["database", "redis"] if settings.REDIS_URL else ["database"]
 
 
 def _counter(kind: str, namespace: str) -> rate_limits.Counter:
+    database = rate_limits.DatabaseCounter(TABLE, namespace)
     if kind == "redis":
-        return rate_limits.RedisCounter(settings.REDIS_URL, namespace)
-    return rate_limits.DatabaseCounter(TABLE, namespace)
+        return rate_limits.RedisCounter(settings.REDIS_URL, namespace, fallback=database)
+    return database
 
 
 def make_counter(kind: str) -> rate_limits.Counter:
@@ -109,3 +111,42 @@ def test_concurrent_increments_from_several_processes_lose_no_count(kind):
         worker.join(timeout=120)
     assert [worker.exitcode for worker in workers] == [0] * processes
     assert _counter(kind, namespace).get("shared-bucket", window) == processes * times
+
+
+NOWHERE = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+@pytest.mark.django_db
+def test_an_unreachable_redis_counts_in_the_database_and_is_retried_later(caplog):
+    counter = rate_limits.make_counter(redis_url=NOWHERE, table=TABLE, namespace="down")
+    window = window_at(time.time())
+    assert [counter.incr("org:a", window) for _ in range(3)] == [1, 2, 3]
+    assert counter.get("org:a", window) == 3
+    assert rate_limits.DatabaseCounter(TABLE, "down").get("org:a", window) == 3
+    warnings = [r for r in caplog.records if "Redis unreachable" in r.getMessage()]
+    assert len(warnings) == 1  # once per outage, not once per request
+    assert "127.0.0.1:1" not in warnings[0].getMessage()
+    assert not rate_limits.redis_usable(NOWHERE)
+    rate_limits._down_until[NOWHERE] = time.monotonic() - 1  # the retry pause is over
+    assert rate_limits.redis_usable(NOWHERE)
+    assert counter.incr("org:a", window) == 4  # tried Redis again, fell back again
+
+
+def test_threads_asking_for_a_client_at_once_share_one():
+    """Two clients made at once left one to be collected, closing the other's connection."""
+    url = "redis://127.0.0.1:6379/15"
+    for _ in range(20):
+        rate_limits._clients.pop(url, None)
+        barrier = threading.Barrier(16)
+        got = []
+
+        def ask(barrier=barrier, got=got):
+            barrier.wait()
+            got.append(rate_limits.redis_client(url))
+
+        threads = [threading.Thread(target=ask) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len({id(client) for client in got}) == 1

@@ -112,3 +112,20 @@ def test_the_limit_holds_across_processes_sharing_the_counter(small_plans, setti
         worker.join(timeout=60)
     assert statuses.count(200) == 7
     assert statuses.count(429) == 13
+
+
+def test_an_unreachable_redis_fails_no_request_and_the_limit_holds_in_the_database(
+    client_for, small_plans, settings
+):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    key = ApiKeyFactory(organisation=OrganisationFactory(plan="free"))
+    client = client_for(key)
+    responses = [client.get("/v1/files") for _ in range(4)]
+    assert [r.status_code for r in responses] == [200, 200, 200, 429]
+    assert_rate_headers(responses[0], 3, 2)
+    assert_rate_headers(client_for(None).get("/v1/files"), 3, 2)
+    usage = client.get("/v1/billing/usage?period=day")
+    assert usage.status_code == 429  # still counted, still limited
+    settings.PLANS["free"]["requestsPerHour"] = 100
+    report = client.get("/v1/billing/usage?period=day").json()["data"]
+    assert report["breakdown"]["byEndpoint"]["GET /files"]["count"] == 4
