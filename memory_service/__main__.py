@@ -6,7 +6,14 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_service.settings")
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 - load the settings now: a bad one is one line
+    except ImproperlyConfigured as exc:
+        sys.exit(f"memory_service: {exc}")
 
     execute_from_command_line([f"{sys.executable} -m memory_service", *sys.argv[1:]])
 

@@ -9,10 +9,11 @@ value that was found (a URL can carry credentials, and MEMORY_MODEL_API_KEY is a
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
 
 DEFAULT_URL_PREFIX = "api/"
 DEFAULT_MAX_TOTAL_TOKENS = 2000
@@ -142,12 +143,12 @@ def _secret_key(reader: _Reader, debug: bool) -> str:
         return secret_key
     if debug:
         return DEVELOPMENT_SECRET_KEY
-    reader.problems.append(
-        "SECRET_KEY is not set while DEBUG is off: this process made up a random key, so sessions "
-        "and CSRF tokens end with it and are not shared between processes, and so do API keys "
-        "minted now unless API_KEY_PEPPER is set. Set SECRET_KEY."
+    # A key made up per process would hash API keys with a pepper no other process shares: the
+    # keys it printed would never work anywhere else. Refuse, as storage does.
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off (every process and host must share it, and "
+        "API_KEY_PEPPER if set)."
     )
-    return secrets.token_urlsafe(50)
 
 
 def _model_settings(reader: _Reader) -> tuple[str, str]:

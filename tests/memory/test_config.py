@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
 from memory_service.config import read_config
 
@@ -106,10 +107,11 @@ def test_no_problem_ever_holds_a_value_that_was_found():
             "MEMORY_MODEL_NAME": "small",
             "MEMORY_MODEL_API_KEY": "sk-live-do-not-leak",
             "MEMORY_MAX_TOTAL_TOKENS": "leaky-value",
+            **SECRET,
         }
     )
     text = " ".join(config.problems)
-    assert len(config.problems) == 3  # the URL, the limit, and the missing SECRET_KEY
+    assert len(config.problems) == 2  # the URL and the limit
     for value in ["hunter2", "sk-live-do-not-leak", "leaky-value", config.secret_key]:
         assert value not in text
     assert "sk-live-do-not-leak" not in repr(config)
@@ -159,12 +161,9 @@ def test_a_non_boolean_debug_is_a_problem_and_debug_stays_off():
     assert ["DEBUG" in problem for problem in config.problems] == [True]
 
 
-def test_a_missing_secret_key_with_debug_off_is_a_problem_and_a_random_key_is_used():
-    first, second = read_config({}), read_config({})
-    assert len(first.problems) == 1
-    assert "SECRET_KEY" in first.problems[0] and "random" in first.problems[0]
-    assert len(first.secret_key) >= 50
-    assert first.secret_key != second.secret_key
+def test_a_missing_secret_key_with_debug_off_refuses_to_start():
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        read_config({})
 
 
 def test_a_missing_secret_key_with_debug_on_is_not_a_problem():

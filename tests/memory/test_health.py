@@ -126,16 +126,22 @@ def test_the_service_starts_with_unusable_values_and_health_names_each(tmp_path)
     assert "sk-never-shown" not in json.dumps(health)
 
 
-def test_the_service_starts_without_a_secret_key_and_health_says_so(tmp_path):
-    body = health_in_a_process({}, tmp_path)
-    assert body["status"] == 200
-    [problem] = body["body"]["problems"]
-    assert "SECRET_KEY" in problem and "random" in problem
+def test_without_a_secret_key_no_key_is_printed_and_the_error_is_one_line(tmp_path):
+    """A per-process key would print API keys that no other process accepts."""
+    result = run_service(
+        {}, tmp_path, "-m", "memory_service", "createkey", "--org", "a", "--name", "b"
+    )
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "memory_service: SECRET_KEY must be set when DEBUG is off (every process and host must "
+        "share it, and API_KEY_PEPPER if set)."
+    ]
 
 
 def test_the_system_checks_pass_with_unusable_values(tmp_path):
     result = run_service(
-        {"MEMORY_MAX_TOTAL_TOKENS": "many", "MEMORY_URL_PREFIX": "?"},
+        {"MEMORY_MAX_TOTAL_TOKENS": "many", "MEMORY_URL_PREFIX": "?", "SECRET_KEY": "set"},
         tmp_path,
         "-m",
         "memory_service",

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -58,3 +62,20 @@ def test_demo_prints_a_labelled_key_once_and_never_again(client_for):
     assert client_for(secret).get("/v1/keys").status_code == 200
     assert run("demo") == ""
     assert ApiKey.objects.count() == 1
+
+
+def test_without_a_secret_key_no_key_is_printed_and_the_error_is_one_line(tmp_path):
+    kept = {name: os.environ[name] for name in ("PATH", "HOME", "LANG") if name in os.environ}
+    result = subprocess.run(
+        [sys.executable, "-m", "storage_service", "createkey", "--org", "a", "--name", "b"],
+        env={**kept, "VAR_DIR": str(tmp_path)},
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "storage_service: SECRET_KEY must be set when DEBUG is off."
+    ]
