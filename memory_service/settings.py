@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "memory_service.parsers.PathAndQueryGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -149,7 +150,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # DRF reads a JSON body through request.body, which refuses a body over
     # DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) before reading it.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memory_service.parsers.JSONBodyParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "memory_service.api.AlwaysJSON",
     # OPTIONS would answer a metadata document the contract does not describe; views also leave
     # "options" out of http_method_names, so that their Allow header does not offer it.

@@ -76,6 +76,7 @@ MIDDLEWARE = [
     # Usage outside the rate limiter, so that refused requests are counted too.
     "storage_service.billing.middleware.UsageMiddleware",
     "storage_service.accounts.middleware.RateLimitMiddleware",
+    "storage_service.parsers.PathAndQueryGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -188,7 +189,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_RENDERER_CLASSES": ["storage_service.api.EnvelopeRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "storage_service.parsers.JSONBodyParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "storage_service.api.exception_handler",

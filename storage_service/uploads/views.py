@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import re
 
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,6 +10,7 @@ from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
+from storage_service.parsers import JSONBodyParser
 from storage_service.uploads import completion, services
 from storage_service.uploads.serializers import (
     MultipartUploadSerializer,
@@ -24,7 +24,7 @@ PART_NUMBER = re.compile(r"[0-9]{1,9}")
 class UploadStartView(APIView):
     """POST /files/multipart-upload-start: open an upload and hand out one URL per part."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
     required_permissions = {"post": FILES_WRITE}
 
     def post(self, request: Request) -> Response:
@@ -72,7 +72,7 @@ class UploadPartView(APIView):
 class UploadCompleteView(APIView):
     """POST /files/multipart-upload-complete: join the parts into the file."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
     required_permissions = {"post": FILES_WRITE}
 
     def post(self, request: Request) -> Response:

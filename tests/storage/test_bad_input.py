@@ -1,0 +1,69 @@
+"""Input no database can store answers 400 INVALID_PARAMETERS, never 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.storage.envelope import error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def deep(levels: int) -> str:
+    return '{"name": ' + "[" * levels + "]" * levels + "}"
+
+
+@pytest.mark.parametrize("path", ["/v1/folders", "/v1/keys", "/v1/folders/bulk"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        deep(1000),
+        deep(65),
+        '{"name": "half \\ud800 a pair"}',
+        '{"name": "x", "\\udc00": 1}',
+    ],
+)
+def test_bodies_that_cannot_be_read_are_invalid_parameters(api, path, body):
+    method = api.delete if path.endswith("bulk") else api.post
+    error = error_of(method(path, data=body, content_type="application/json"), 400)
+    assert error["code"] == "INVALID_PARAMETERS"
+
+
+@pytest.mark.parametrize(
+    "path, code",
+    [("/v1/folders", "INVALID_PARAMETERS"), ("/v1/keys", "INVALID_KEY_NAME")],
+)
+def test_a_nul_in_a_name_is_refused_by_the_field(api, path, code):
+    body = '{"name": "nul \\u0000 inside"}'
+    error = error_of(api.post(path, data=body, content_type="application/json"), 400)
+    assert error["code"] == code
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "/v1/files/file%00x"),
+        ("delete", "/v1/files/file%00x"),
+        ("get", "/v1/folders/fld%00x"),
+        ("delete", "/v1/folders/fld%00x"),
+        ("post", "/v1/folders/fld%00x/restore"),
+        ("delete", "/v1/keys/key%00x"),
+        ("get", "/v1/files/multipart-upload/up%00x"),
+        ("get", "/v1/downloads/tok%00en"),
+        ("get", "/v1/files?folderId=a%00b"),
+        ("get", "/v1/files?search=a%00b"),
+        ("get", "/v1/folders?parentFolderId=a%00b"),
+        ("get", "/v1/files?a%00b=1"),
+        ("get", "/v1/billing/usage?start=2026%00"),
+    ],
+)
+def test_a_nul_in_the_path_or_query_is_invalid_parameters(api, method, path):
+    response = getattr(api, method)(path)
+    error = error_of(response, 400)
+    assert error["code"] == "INVALID_PARAMETERS"
+    assert "X-RateLimit-Limit" in response
+
+
+def test_reasonable_nesting_still_parses(api):
+    body = '{"name": "ok", "permissions": ["files:read"]}'
+    assert api.post("/v1/keys", data=body, content_type="application/json").status_code == 200
