@@ -38,8 +38,8 @@ logger = logging.getLogger(__name__)
 
 # Hash fields are ``<label>|<figure>``; labels never hold ``|``.
 FIGURES = {"r": "requests", "u": "upload_bytes", "d": "download_bytes"}
-KEYS = ["organisation_id", "hour", "endpoint"]
-VALUES = list(FIGURES.values())
+KEYS = ("organisation_id", "hour", "endpoint")
+VALUES = tuple(FIGURES.values())
 # A request's counts, and its hour and organisation noted as waiting for a flush. A script is one
 # command with one reply, and atomic like MULTI (a claim sees all of it or none).
 _COUNT = """

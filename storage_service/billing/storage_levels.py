@@ -33,8 +33,8 @@ def storage_changed(
     ]
     add_to_rows(
         StorageChange._meta.db_table,
-        ["organisation_id", "hour", "category"],
-        ["bytes", "files"],
+        ("organisation_id", "hour", "category"),
+        ("bytes", "files"),
         rows,
     )
 

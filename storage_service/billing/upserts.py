@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from django.db import connection
 
 
 def add_to_rows(
-    table: str, keys: Sequence[str], values: Sequence[str], rows: Sequence[Sequence[object]]
+    table: str, keys: tuple[str, ...], values: tuple[str, ...], rows: Sequence[Sequence[object]]
 ) -> None:
     """Insert each row, or add its ``values`` to the row with the same ``keys``.
 
@@ -21,8 +22,10 @@ def add_to_rows(
         cursor.executemany(adding_sql(table, keys, values), [list(row) for row in rows])
 
 
-def adding_sql(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
-    """The statement ``add_to_rows`` runs for each row (parameters: keys, then values)."""
+@cache
+def adding_sql(table: str, keys: tuple[str, ...], values: tuple[str, ...]) -> str:
+    """The statement ``add_to_rows`` runs for each row (parameters: keys, then values); made
+    once, since the rate limiter asks for it on every request."""
     columns = [*keys, *values]
     additions = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in values)
     return (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from django.db.models import Count, F, QuerySet, Sum
+from django.db.models import F
 
 from storage_service import clock, errors
 from storage_service.accounts.models import Organisation
@@ -26,12 +26,6 @@ def stored_of(files: Iterable[tuple[str, int]]) -> dict[str, tuple[int, int]]:
         sums[category][0] += size
         sums[category][1] += 1
     return {category: (size, count) for category, (size, count) in sums.items()}
-
-
-def stored_in(files: QuerySet) -> dict[str, tuple[int, int]]:
-    """Bytes and files per category of a queryset of files, summed by the database."""
-    rows = files.order_by().values("category").annotate(size=Sum("size"), count=Count("id"))
-    return {row["category"]: (row["size"] or 0, row["count"]) for row in rows}
 
 
 def _totals(stored: Stored) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from storage_service.billing import counting
 from storage_service.billing.middleware import SentBytes
 from storage_service.billing.models import RequestRollup
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
+from tests.storage.uploading import upload_file
 from tests.storage.uploads.flows import complete, data_of, put_parts, started
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +33,6 @@ def counted(org_id: str) -> dict[str, tuple[int, int, int]]:
         .annotate(r=Sum("requests"), u=Sum("upload_bytes"), d=Sum("download_bytes"))
     )
     return {row["endpoint"]: (row["r"], row["u"], row["d"]) for row in rows}
-
-
-def upload(client, name: str, data: bytes) -> dict:
-    response = client.post(
-        "/v1/files/upload", {"file": SimpleUploadedFile(name, data)}, format="multipart"
-    )
-    assert response.status_code == 200, response.content
-    return response.json()["data"]["file"]
 
 
 @pytest.mark.parametrize(
@@ -96,7 +89,7 @@ def test_each_organisation_counts_its_own(client_for):
 
 
 def test_uploads_count_the_file_bytes_and_a_refused_upload_counts_none(api, org, settings):
-    upload(api, "a.txt", b"x" * 1000)
+    upload_file(api, "a.txt", b"x" * 1000)
     settings.PLANS = {**settings.PLANS, "free": {**settings.PLANS["free"], "storageLimit": 1500}}
     refused = api.post(
         "/v1/files/upload", {"file": SimpleUploadedFile("b.txt", b"y" * 600)}, format="multipart"
@@ -121,7 +114,7 @@ def test_multipart_parts_count_their_bytes(api, org, settings):
 def test_a_signed_download_counts_for_the_files_organisation_with_the_bytes_sent(
     api, client_for, org
 ):
-    file = upload(api, "a.bin", data_of(5000))
+    file = upload_file(api, "a.bin", data_of(5000))
     anyone = client_for(None)
     whole = anyone.get(file["url"])
     assert len(b"".join(whole.streaming_content)) == 5000

@@ -12,6 +12,7 @@ from storage_service.billing.models import StorageChange
 from storage_service.files.models import File
 from storage_service.folders import trash
 from storage_service.folders.models import Folder
+from tests.storage.uploading import upload_file
 from tests.storage.uploads.flows import complete, data_of, put_parts, started
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +21,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 200
 
 
 def upload(client, name: str, data: bytes, folder_id: str | None = None) -> dict:
-    body = {"file": SimpleUploadedFile(name, data)}
-    if folder_id:
-        body["folderId"] = folder_id
-    response = client.post("/v1/files/upload", body, format="multipart")
-    assert response.status_code == 200, response.content
-    return response.json()["data"]["file"]
+    return upload_file(client, name, data, **({"folderId": folder_id} if folder_id else {}))
 
 
 def series(org: Organisation) -> dict[str, tuple[int, int]]:

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from storage_service.accounts.models import Organisation
+from tests.storage.uploading import upload_file
 from tests.storage.uploads.flows import abort, complete, data_ok, put_parts, started, uploaded
 
 pytestmark = pytest.mark.django_db
@@ -23,17 +24,9 @@ def fetch(url: str, **headers: str) -> tuple[int, Message, bytes]:
         return response.status, response.headers, response.read()
 
 
-def upload(api, name: str, data: bytes) -> dict:
-    response = api.post(
-        "/v1/files/upload", {"file": SimpleUploadedFile(name, data)}, format="multipart"
-    )
-    assert response.status_code == 200, response.content
-    return response.json()["data"]["file"]
-
-
 def test_an_upload_lands_in_the_bucket_and_downloads_byte_identical(api, s3_objects):
     data = bytes(range(256)) * 4096  # 1 MiB
-    file = upload(api, "blob.bin", data)
+    file = upload_file(api, "blob.bin", data)
     org_id = Organisation.objects.get().pk
     assert s3_objects() == {f"{org_id}/{file['id']}"}
     assert file["metadata"]["sha256"] == hashlib.sha256(data).hexdigest()
@@ -47,7 +40,7 @@ def test_an_upload_lands_in_the_bucket_and_downloads_byte_identical(api, s3_obje
 
 def test_the_object_store_serves_ranges(api, s3_bucket):
     data = b"0123456789" * 100
-    location = api.get(upload(api, "digits.txt", data)["url"])["Location"]
+    location = api.get(upload_file(api, "digits.txt", data)["url"])["Location"]
     status, headers, body = fetch(location, Range="bytes=10-19")
     assert headers["Content-Range"] == "bytes 10-19/1000"
     assert status == 206 and body == data[10:20]
@@ -56,7 +49,7 @@ def test_the_object_store_serves_ranges(api, s3_bucket):
 def test_images_are_measured_before_they_leave_for_the_bucket(api, s3_bucket):
     buffer = io.BytesIO()
     Image.new("RGB", (9, 4)).save(buffer, "PNG")
-    file = upload(api, "pic.png", buffer.getvalue())
+    file = upload_file(api, "pic.png", buffer.getvalue())
     assert (file["type"], file["metadata"]["width"], file["metadata"]["height"]) == (
         "image/png",
         9,
@@ -65,7 +58,7 @@ def test_images_are_measured_before_they_leave_for_the_bucket(api, s3_bucket):
 
 
 def test_deleting_a_file_removes_the_object(api, s3_objects, django_capture_on_commit_callbacks):
-    file = upload(api, "gone.txt", b"bye")
+    file = upload_file(api, "gone.txt", b"bye")
     with django_capture_on_commit_callbacks(execute=True):
         assert api.delete(f"/v1/files/{file['id']}").status_code == 200
     assert s3_objects() == set()
