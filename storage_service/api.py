@@ -76,6 +76,9 @@ def to_api_error(exc: Exception) -> errors.ApiError:
         return errors.InvalidParameters(body=str(exc.detail))
     if isinstance(exc, RequestDataTooBig):
         return errors.InvalidParameters(body="The request body is too large.")
+    if errors.is_out_of_space(exc):
+        logger.warning("Out of space: %s", exc.strerror)
+        return errors.StorageFull()
     if isinstance(exc, DatabaseError):
         logger.exception("Database error")
         return errors.ApiError()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 
@@ -94,6 +95,18 @@ class UploadNotFound(ApiError):
 
 class FileTooLarge(ApiError):
     code, status, message = "FILE_TOO_LARGE", 400, "The file is larger than the plan allows."
+
+
+class StorageFull(ApiError):
+    """The disk under MEDIA_ROOT (or the spill directory) ran out of space: 507, as HTTP says."""
+
+    code, status = "STORAGE_FULL", 507
+    message = "The server has no room for this upload now; nothing of it was kept."
+
+
+def is_out_of_space(exc: BaseException) -> bool:
+    """Tell whether ``exc`` is the filesystem saying it is full (or a disk quota is reached)."""
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 class StorageQuotaExceeded(ApiError):

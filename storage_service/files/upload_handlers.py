@@ -1,51 +1,93 @@
-"""The upload handler: every file part spills to a temporary file, hashed as it streams."""
+"""The upload handler: the file part spills to a temporary file, hashed as it streams."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
+from django.http import QueryDict
+from django.utils.datastructures import MultiValueDict
 
+from storage_service import errors
 from storage_service.accounts.authentication import resolve_key
 from storage_service.files import blobs
 
 
 class HashingFileUploadHandler(TemporaryFileUploadHandler):
-    """Write chunks to disk, computing SHA-256 on the way and stopping past the plan's size limit.
+    """Write chunks to disk, computing SHA-256 on the way; stop at the first reason to refuse.
 
-    Over the limit, the rest of the body is read and dropped (no reset connection, so the client
-    gets its FILE_TOO_LARGE answer); ``request.upload_too_large`` tells the view.
+    An error raised in here would escape Django's parser with the spill file still open (and
+    its space taken until the worker exits), so a refusal is left on the request as
+    ``upload_refused`` for the view to raise, and ``StopUpload`` makes the parser close and
+    delete the spill file and read the rest of the body (no reset connection, so the client
+    gets its answer). Refusals: a file over the plan's size limit, a second file part, a full
+    disk; a body whose Content-Length alone says the file cannot fit is refused unread.
     """
 
     # Django's parser reads the body in the smallest chunk its handlers ask for (64 KiB by
     # default); 1 MiB chunks cut the per-chunk Python work of large uploads several times over.
     chunk_size = 1024 * 1024
+    # Room for the multipart framing and the one small field (folderId) beside the file part.
+    framing_allowance = 64 * 1024
 
     def __init__(self, request=None) -> None:
         super().__init__(request)
         auth = resolve_key(request) if request is not None else None
         self.max_size = auth.org.plan_limits["maxUploadSize"] if auth and auth.org else None
         self.received = 0
+        self.file_parts = 0
         self.digest = hashlib.sha256()
 
+    def handle_raw_input(self, input_data, META, content_length, boundary, encoding=None):
+        too_long = self.max_size is not None and content_length > (
+            self.max_size + self.framing_allowance
+        )
+        if not too_long:
+            return None
+        self.request.upload_refused = errors.FileTooLarge(maxSize=self.max_size)
+        return QueryDict(), MultiValueDict()  # parsed as empty, without reading the body
+
     def new_file(self, *args, **kwargs) -> None:
-        super().new_file(*args, **kwargs)
+        self.file_parts += 1
+        if self.file_parts > 1:
+            self._refuse(errors.InvalidParameters(file="Send exactly one file part per upload."))
         self.received = 0
         self.digest = hashlib.sha256()
+        try:
+            super().new_file(*args, **kwargs)
+        except OSError as exc:
+            self._refuse_os_error(exc)
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
         self.received += len(raw_data)
         if self.max_size is not None and self.received > self.max_size:
-            self.request.upload_too_large = True
-            self.file.close()
-            raise StopUpload(connection_reset=False)
+            self._refuse(errors.FileTooLarge(maxSize=self.max_size))
         self.digest.update(raw_data)
-        return super().receive_data_chunk(raw_data, start)
+        try:
+            return super().receive_data_chunk(raw_data, start)
+        except OSError as exc:
+            self._refuse_os_error(exc)
 
     def file_complete(self, file_size: int):
-        self.file.flush()
-        blobs.sync_file(self.file.fileno())  # durable before it is renamed into place
+        try:
+            self.file.flush()
+            blobs.sync_file(self.file.fileno())  # durable before it is renamed into place
+        except OSError as exc:
+            self._refuse_os_error(exc)
         uploaded = super().file_complete(file_size)
         if uploaded is not None:
             uploaded.sha256 = self.digest.hexdigest()
         return uploaded
+
+    def _refuse(self, error: errors.ApiError) -> None:
+        self.request.upload_refused = error
+        raise StopUpload(connection_reset=False)
+
+    def _refuse_os_error(self, exc: OSError) -> None:
+        if errors.is_out_of_space(exc):
+            self._refuse(errors.StorageFull())
+        if hasattr(self, "file"):  # any other failure still removes the spill file
+            with contextlib.suppress(OSError):
+                self.file.close()
+        raise exc

@@ -1,7 +1,8 @@
-"""Multipart bytes on the local filesystem: staged parts, stored parts, the assembled file.
+"""Multipart bytes on the local filesystem: parts written in place, the assembled file.
 
-Parts are staged here on every backend; on an object store ``object_store`` takes them from
-there onto the store's own multipart upload instead of ``part_place``/``assemble``/``publish``.
+On the filesystem a part goes straight into the upload's data file (``part_write``); on an
+object store it is staged here (``stage_part``) and ``object_store`` takes it from there onto
+the store's own multipart upload, instead of ``assemble``/``publish``.
 
 Bytes always move in chunks of ``CHUNK_SIZE``: nothing here holds a part or a file in memory.
 """
@@ -9,9 +10,13 @@ Bytes always move in chunks of ``CHUNK_SIZE``: nothing here holds a part or a fi
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import hashlib
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,7 +35,7 @@ class Readable(Protocol):
 
 @dataclass(frozen=True)
 class StagedPart:
-    """A part's bytes in a temporary file, counted and hashed on the way in.
+    """A part's bytes, counted and hashed on the way in (a staged file, or the data file).
 
     ``etag`` is the part's SHA-256 in hex. S3 uses MD5; SHA-256 is as easy for a client to check
     and, with the SHA extensions of current CPUs, over twice as fast, which is what bounds a
@@ -76,38 +81,85 @@ def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
     return StagedPart(path=staged.name, size=size, etag=digest.hexdigest())
 
 
-def part_place(staged: StagedPart, *, upload_id: str, offset: int) -> None:
-    """Copy a staged part into the upload's data file at ``offset`` (in the kernel if it can).
+@contextlib.contextmanager
+def part_slot(upload_id: str, part_number: int) -> Iterator[None]:
+    """Hold the part's lock: one request at a time writes a given part of an upload.
+
+    ``flock`` on a file of its own per part, opened anew by each request, so it excludes the
+    threads of one worker as well as other workers; parts with other numbers go on in parallel.
+    """
+    directory = blobs.storage().path(_upload_directory(upload_id))
+    os.makedirs(directory, exist_ok=True)
+    lock = os.open(os.path.join(directory, f"{part_number}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(lock)  # and with it the lock
+
+
+def part_write(stream: Readable, *, upload_id: str, offset: int, expected_size: int) -> StagedPart:
+    """Write a request body straight into the upload's data file at ``offset``, hashing it.
 
     Parts have fixed offsets, so the file assembles itself as parts arrive, in parallel
-    requests; completing only has to hash it and move it into place. A part is on the disk
+    requests; completing only has to hash it and move it into place. Nothing is staged, so a
+    part needs its own size of free space, not twice that. At most ``expected_size`` bytes are
+    written (one more is read, to tell a body that is too long); a part of the wrong size, or a
+    failure midway, gives the region's blocks back to the filesystem. The part is on the disk
     before it is acknowledged: the flush overlaps the other parts' transfers instead of all
-    falling on completion.
+    falling on completion. Call it holding ``part_slot``, with the part's record deleted.
     """
     path = blobs.storage().path(data_blob_name(upload_id))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    digest = hashlib.sha256()
+    size = 0
     target = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
-        with open(staged.path, "rb") as source:
-            _copy_range(source.fileno(), target, offset, staged.size)
-        blobs.sync_file(target)
+        while size <= expected_size:
+            chunk = stream.read(min(CHUNK_SIZE, expected_size + 1 - size))
+            if not chunk:
+                break
+            room = expected_size - size
+            if len(chunk) <= room:
+                _write_all(target, chunk, offset + size)
+                digest.update(chunk)
+            size += len(chunk)
+        if size == expected_size:
+            blobs.sync_file(target)
+        else:
+            _release(target, offset, expected_size)
+    except BaseException:
+        _release(target, offset, expected_size)
+        raise
     finally:
         os.close(target)
+    return StagedPart(path=path, size=size, etag=digest.hexdigest())
 
 
-def _copy_range(source: int, target: int, offset: int, count: int) -> None:
-    copied = 0
-    while copied < count:
-        try:
-            step = os.copy_file_range(
-                source, target, count - copied, offset_src=copied, offset_dst=offset + copied
-            )
-        except (AttributeError, OSError):  # no copy_file_range here: copy through user space
-            chunk = os.pread(source, min(CHUNK_SIZE, count - copied), copied)
-            step = os.pwrite(target, chunk, offset + copied)
-        if step == 0:
-            raise OSError(f"Short copy into the upload's data file at {offset + copied}.")
-        copied += step
+def _write_all(target: int, chunk: bytes, offset: int) -> None:
+    view = memoryview(chunk)
+    while view:
+        written = os.pwrite(target, view, offset)
+        view, offset = view[written:], offset + written
+
+
+_FALLOC_FL_KEEP_SIZE = 0x01
+_FALLOC_FL_PUNCH_HOLE = 0x02
+
+
+def _release(target: int, offset: int, length: int) -> None:
+    """Punch a hole where a failed part was written, so that it holds no disk space.
+
+    Linux's ``fallocate``; elsewhere (or on a filesystem without holes) the blocks stay until
+    the upload ends, which is as before.
+    """
+    if length <= 0:
+        return
+    try:
+        fallocate = ctypes.CDLL(None, use_errno=True).fallocate
+    except AttributeError:
+        return
+    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    fallocate(target, _FALLOC_FL_PUNCH_HOLE | _FALLOC_FL_KEEP_SIZE, offset, length)
 
 
 def assemble(upload_id: str) -> Assembled:
@@ -141,10 +193,8 @@ def discard(path: str) -> None:
 
 
 def parts_delete(upload_id: str) -> None:
-    """Delete an upload's data file and directory; a missing one is fine."""
-    blobs.blob_delete(data_blob_name(upload_id))
-    with contextlib.suppress(OSError):  # not empty (a part still arriving) or already gone
-        os.rmdir(blobs.storage().path(_upload_directory(upload_id)))
+    """Delete an upload's directory: its data file and its parts' lock files."""
+    shutil.rmtree(blobs.storage().path(_upload_directory(upload_id)), ignore_errors=True)
 
 
 @contextlib.contextmanager

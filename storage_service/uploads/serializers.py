@@ -121,6 +121,43 @@ class MultipartUploadSerializer(serializers.BaseSerializer):
         }
 
 
+class UploadStateSerializer(serializers.BaseSerializer):
+    """An open upload as GET answers it: what a client that lost its state needs to resume.
+
+    Every part is listed, as at the start, with its expected ``size``; ``etag`` and
+    ``uploadedAt`` are null until the part has arrived, and ``missingParts`` lists those.
+    """
+
+    def to_representation(self, upload: MultipartUpload) -> dict[str, Any]:
+        request = self.context["request"]
+        stored = {part.part_number: part for part in upload.parts.all()}
+        parts = []
+        for number in range(1, upload.part_count + 1):
+            part = stored.get(number)
+            parts.append(
+                {
+                    "partNumber": number,
+                    "url": request.build_absolute_uri(part_path(upload, number)),
+                    "size": part.size if part else upload.part_size_of(number),
+                    "etag": part.etag if part else None,
+                    "uploadedAt": iso(part.created_at) if part else None,
+                }
+            )
+        return {
+            "uploadId": upload.pk,
+            "name": upload.name,
+            "size": upload.size,
+            "type": upload.content_type or None,
+            "folderId": upload.folder_id,
+            "partSize": upload.part_size,
+            "partCount": upload.part_count,
+            "createdAt": iso(upload.created_at),
+            "expiresAt": iso(upload.expires_at),
+            "parts": parts,
+            "missingParts": [n for n in range(1, upload.part_count + 1) if n not in stored],
+        }
+
+
 def part_path(upload: MultipartUpload, part_number: int) -> str:
     return reverse(
         "multipart-upload-part", kwargs={"upload_id": upload.pk, "part_number": part_number}

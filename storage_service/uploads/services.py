@@ -92,38 +92,73 @@ def upload_part_store(
     expected = upload.part_size_of(part_number)
     if declared_size != expected:
         raise _wrong_size(part_number, expected, declared_size)
+    if blobs.is_local():
+        return _part_store_in_place(org, upload, part_number, body, expected, now)
     staged = assembly.stage_part(body, expected_size=expected)
-    placing = False
     try:
         if staged.size != expected:
             raise _wrong_size(part_number, expected, staged.size)
         with transaction.atomic():
             upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
-            if blobs.is_local():
-                placing = True
-                offset = (part_number - 1) * upload.part_size
-                assembly.part_place(staged, upload_id=upload.pk, offset=offset)
-                backend_etag = ""
-            else:
-                backend_etag = object_store.store_part_put(upload, part_number, staged)
-            part, _ = UploadPart.objects.update_or_create(
-                upload=upload,
-                part_number=part_number,
-                defaults={
-                    "size": staged.size,
-                    "etag": staged.etag,
-                    "backend_etag": backend_etag,
-                    "created_at": now,
-                },
-            )
-    except BaseException:
-        if placing:
-            # The part's region may be half overwritten: forget the part, so that completion
-            # asks for it again instead of trusting the etag of what was there before.
-            UploadPart.objects.filter(upload_id=upload_id, part_number=part_number).delete()
-        raise
+            backend_etag = object_store.store_part_put(upload, part_number, staged)
+            return _part_record(upload, part_number, staged, backend_etag, now)
     finally:
         assembly.discard(staged.path)
+
+
+def _part_store_in_place(
+    org: Organisation,
+    upload: MultipartUpload,
+    part_number: int,
+    body: assembly.Readable,
+    expected: int,
+    now: datetime,
+) -> UploadPart:
+    """Write the part into the upload's data file, its old record gone while its bytes change.
+
+    The record is deleted under the upload's lock before the first byte is written, so a
+    complete that has not claimed the upload yet finds the part missing (or, later, its new
+    etag), and one that has finished makes this UPLOAD_NOT_FOUND before anything is written.
+    """
+    upload_id = upload.pk
+    with assembly.part_slot(upload_id, part_number):
+        with transaction.atomic():
+            upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
+            UploadPart.objects.filter(upload=upload, part_number=part_number).delete()
+        offset = (part_number - 1) * upload.part_size
+        written = assembly.part_write(
+            body, upload_id=upload_id, offset=offset, expected_size=expected
+        )
+        if written.size != expected:
+            raise _wrong_size(part_number, expected, written.size)
+        try:
+            with transaction.atomic():
+                upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
+                return _part_record(upload, part_number, written, "", now)
+        except errors.UploadNotFound:
+            # Aborted or expired while the part was arriving: its sweep may have run already,
+            # and writing recreated the data file, so nothing else would remove it.
+            assembly.parts_delete(upload_id)
+            raise
+
+
+def _part_record(
+    upload: MultipartUpload,
+    part_number: int,
+    received: assembly.StagedPart,
+    backend_etag: str,
+    now: datetime,
+) -> UploadPart:
+    part, _ = UploadPart.objects.update_or_create(
+        upload=upload,
+        part_number=part_number,
+        defaults={
+            "size": received.size,
+            "etag": received.etag,
+            "backend_etag": backend_etag,
+            "created_at": now,
+        },
+    )
     return part
 
 

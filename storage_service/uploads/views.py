@@ -12,10 +12,12 @@ from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
 from storage_service.parsers import JSONBodyParser
 from storage_service.uploads import completion, services
+from storage_service.uploads.lookups import open_upload
 from storage_service.uploads.serializers import (
     MultipartUploadSerializer,
     UploadCompleteSerializer,
     UploadStartSerializer,
+    UploadStateSerializer,
 )
 
 PART_NUMBER = re.compile(r"[0-9]{1,9}")
@@ -88,9 +90,13 @@ class UploadCompleteView(APIView):
 
 
 class UploadView(APIView):
-    """DELETE /files/multipart-upload/<uploadId>: abort the upload and drop its parts."""
+    """GET /files/multipart-upload/<uploadId>: its parts so far; DELETE aborts it."""
 
-    required_permissions = {"delete": FILES_WRITE}
+    required_permissions = {"get": FILES_WRITE, "delete": FILES_WRITE}
+
+    def get(self, request: Request, upload_id: str) -> Response:
+        upload = open_upload(org=request.user, upload_id=upload_id, now=clock.now())
+        return Response(UploadStateSerializer(upload, context={"request": request}).data)
 
     def delete(self, request: Request, upload_id: str) -> Response:
         upload = services.upload_abort(org=request.user, upload_id=upload_id, now=clock.now())
