@@ -109,6 +109,11 @@ def is_out_of_space(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
+class RangeNotSatisfiable(ApiError):
+    code, status = "RANGE_NOT_SATISFIABLE", 416
+    message = "The requested range is outside the file; Content-Range gives its size."
+
+
 class StorageQuotaExceeded(ApiError):
     code, status, message = "STORAGE_QUOTA_EXCEEDED", 403, "The organisation's storage is full."
 

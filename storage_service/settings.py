@@ -50,6 +50,21 @@ API_KEY_PEPPER = env("API_KEY_PEPPER", SECRET_KEY)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Browser clients (the contract's browser SDK) on these origins, e.g. https://app.example.com;
+# none by default. Keys travel in Authorization, never in cookies, so no credentials mode.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/v1/.*$"
+CORS_ALLOW_HEADERS = [
+    *("accept", "authorization", "content-type", "user-agent", "x-requested-with"),
+    *("range", "if-none-match", "if-range"),
+]
+CORS_ALLOW_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]
+CORS_EXPOSE_HEADERS = [
+    *("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"),
+    *("RateLimit", "RateLimit-Policy", "Retry-After"),
+    *("ETag", "Last-Modified", "Content-Range", "Content-Disposition", "Accept-Ranges"),
+]
+CORS_PREFLIGHT_MAX_AGE = 3600
 # Cookies ignore ports: both services' admins on one host must not overwrite each other's login.
 SESSION_COOKIE_NAME = "storage_sessionid"
 CSRF_COOKIE_NAME = "storage_csrftoken"
@@ -63,6 +78,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "django_filters",
+    "corsheaders",
     "storage_service.accounts",
     "storage_service.folders",
     "storage_service.files",
@@ -71,6 +87,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: preflights are answered here, before the key and the rate limit (a browser
+    # sends no Authorization with them), and every other answer, errors included, gets its
+    # Access-Control-* headers on the way out.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Usage outside the rate limiter, so that refused requests are counted too.

@@ -15,7 +15,7 @@ from django.http import (
     HttpResponseRedirect,
     StreamingHttpResponse,
 )
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 
 from storage_service import errors
 from storage_service.api import error_response
@@ -66,13 +66,60 @@ def byte_range(header: str, size: int) -> tuple[int, int] | None:
     return start, end
 
 
-def _asked(request: HttpRequest, size: int) -> int:
+def entity_tag(file: File) -> str:
+    """A strong validator: the content's SHA-256 (a file's bytes never change after upload)."""
+    return f'"{file.sha256}"' if file.sha256 else f'"{file.pk}"'
+
+
+def _opaque(tag: str) -> str:
+    return tag.strip().removeprefix("W/")
+
+
+def none_match(request: HttpRequest, file: File) -> bool:
+    """Whether ``If-None-Match`` names the file's current tag (weak comparison, RFC 9110 13.1.2)."""
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    return _opaque(entity_tag(file)) in {_opaque(tag) for tag in header.split(",")}
+
+
+def range_applies(request: HttpRequest, file: File) -> bool:
+    """Whether the Range header is to be honoured: ``If-Range`` must still name this content.
+
+    RFC 9110 13.1.5: an entity tag compares strongly; a date must equal Last-Modified. A stale
+    ``If-Range`` means the client's partial copy is of something else: it gets the whole file.
+    """
+    header = request.META.get("HTTP_IF_RANGE", "").strip()
+    if not header:
+        return True
+    if header.startswith(('"', "W/")):
+        return not header.startswith("W/") and header == entity_tag(file)
+    return parse_http_date_safe(header) == int(file.uploaded_at.timestamp())
+
+
+def wanted_range(request: HttpRequest, file: File) -> tuple[int, int] | None:
+    """The inclusive byte range to send, None for the whole file; ValueError if unsatisfiable."""
+    if not range_applies(request, file):
+        return None
+    return byte_range(request.META.get("HTTP_RANGE", ""), file.size)
+
+
+def _asked(request: HttpRequest, file: File) -> int:
     """The bytes a request asks for: its range's, or the whole file's."""
     try:
-        wanted = byte_range(request.META.get("HTTP_RANGE", ""), size)
+        wanted = wanted_range(request, file)
     except ValueError:
         return 0
-    return size if wanted is None else wanted[1] - wanted[0] + 1
+    return file.size if wanted is None else wanted[1] - wanted[0] + 1
+
+
+def _validators(response: HttpResponse, file: File) -> HttpResponse:
+    response["ETag"] = entity_tag(file)
+    response["Last-Modified"] = http_date(file.uploaded_at.timestamp())
+    response["Cache-Control"] = "private, max-age=0"
+    return response
 
 
 def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
@@ -94,10 +141,12 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
     From an object store, redirect to a short-lived pre-signed URL: the store serves the bytes
     (ranges included) with the same type and disposition, and they never pass through a worker.
     """
+    if none_match(request, file):
+        return _validators(HttpResponse(status=304), file)  # the client's copy is current
     disposition = content_disposition_header(True, file.name)
     if not blobs.is_local():
         if request.method == "GET":
-            notes.note_download(org_id=file.organisation_id, size=_asked(request, file.size))
+            notes.note_download(org_id=file.organisation_id, size=_asked(request, file))
         url = blobs.blob_url(
             file.storage_name,
             content_type=file.content_type,
@@ -106,9 +155,12 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
         )
         return HttpResponseRedirect(url)
     try:
-        wanted = byte_range(request.META.get("HTTP_RANGE", ""), file.size)
+        wanted = wanted_range(request, file)
     except ValueError:
-        response = HttpResponse(status=416)
+        error = errors.RangeNotSatisfiable(
+            range=request.META.get("HTTP_RANGE", "")[:100], size=file.size
+        )
+        response = _validators(error_response(error), file)
         response["Content-Range"] = f"bytes */{file.size}"
         return response
     stream = blobs.blob_open(file.storage_name)
@@ -125,10 +177,8 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
         response["Content-Range"] = f"bytes {start}-{end}/{file.size}"
     response["Content-Disposition"] = disposition
     response["Accept-Ranges"] = "bytes"
-    response["ETag"] = f'"{file.sha256}"' if file.sha256 else f'"{file.pk}"'
     response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, max-age=0"
-    return response
+    return _validators(response, file)
 
 
 def download(request: HttpRequest, token: str) -> HttpResponse:
