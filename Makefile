@@ -39,9 +39,11 @@ MEMORY_SERVE = SECRET_KEY=$$(cat var/memory.secret) $(BIN)/gunicorn \
 	-c deploy/memory/gunicorn.conf.py -b 127.0.0.1:$(MEMORY_PORT) memory_service.wsgi:application
 
 run: setup-storage setup-memory
-	@echo "storage: http://127.0.0.1:$(STORAGE_PORT)/v1/   memory: http://127.0.0.1:$(MEMORY_PORT)/api/v1/   (Ctrl-C stops both)"
+	@echo "storage: http://127.0.0.1:$(STORAGE_PORT)/v1/files (with the key)   memory: http://127.0.0.1:$(MEMORY_PORT)/api/v1/health   (Ctrl-C stops both)"
 	@# Stop both servers on Ctrl-C or when either exits; only this shell's own jobs are signalled
-	@# (``kill 0`` would signal the shell too, and its trap would run again, without end).
+	@# (``kill 0`` would signal the shell too, and its trap would run again, without end). Ctrl-C
+	@# itself reaches every gunicorn process (they share the terminal's process group): each
+	@# worker gets SIGINT and its master's SIGQUIT, which shared/gunicorn_worker.py makes safe.
 	@trap 'trap - INT TERM EXIT; kill $$(jobs -p) 2>/dev/null; wait' INT TERM EXIT; \
 		$(STORAGE_SERVE) & $(MEMORY_SERVE) & wait -n
 

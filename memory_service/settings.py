@@ -146,6 +146,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "memory_service.accounts.permissions.HasRequiredScope",
+        "memory_service.parsers.KnownQueryParameters",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # DRF reads a JSON body through request.body, which refuses a body over

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from storage_service import errors
 
 DEFAULT_LIMIT = 20
+PAGE_PARAMETERS = ("page", "limit")
 MAX_LIMIT = 100
 
 

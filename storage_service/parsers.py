@@ -9,16 +9,22 @@ inside a JSON body is left to the fields, which refuse it with their own error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import BasePermission
 
 from storage_service import errors
 from storage_service.api import error_response
 
+if TYPE_CHECKING:  # at run time rest_framework.views would import these settings: a cycle
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 MAX_DEPTH = 64
+MAX_UNKNOWN_SHOWN = 20
 
 
 class JSONBodyParser(JSONParser):
@@ -66,7 +72,13 @@ def _encodable(text: str) -> bool:
 
 
 def _refusal(name: str, reason: str) -> errors.ApiError:
-    return errors.InvalidParameters(**{name: reason})
+    return _refusals({name: reason})
+
+
+def _refusals(reasons: dict[str, str]) -> errors.ApiError:
+    error = errors.InvalidParameters()
+    error.details = reasons  # set, not passed as keywords: a parameter may be named "message"
+    return error
 
 
 class PathAndQueryGuard:
@@ -84,3 +96,23 @@ class PathAndQueryGuard:
                 reason = "Query parameters may not contain NUL characters."
                 return error_response(_refusal(name[:100].replace("\x00", ""), reason))
         return self.get_response(request)
+
+
+class KnownQueryParameters(BasePermission):
+    """Refuse the query parameters an action does not read, naming each (a misspelt ``sortby``
+    would otherwise be ignored in silence and the client never know).
+
+    A view lists what each action (or method) reads in ``query_parameters``; none by default.
+    The second permission class, so that a missing key or permission is reported first.
+    """
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.method not in view.allowed_methods:
+            return True  # not routed here: the view answers that first
+        action = getattr(view, "action", None) or request.method.lower()
+        accepted = getattr(view, "query_parameters", {}).get(action, ())
+        unknown = sorted(name for name in request.query_params if name not in accepted)
+        if unknown:
+            reason = "Unknown query parameter."
+            raise _refusals({name[:100]: reason for name in unknown[:MAX_UNKNOWN_SHOWN]})
+        return True

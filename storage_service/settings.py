@@ -206,6 +206,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "storage_service.accounts.permissions.HasRequiredPermission",
+        "storage_service.parsers.KnownQueryParameters",
     ],
     "DEFAULT_RENDERER_CLASSES": ["storage_service.api.EnvelopeRenderer"],
     "DEFAULT_PARSER_CLASSES": [
@@ -244,7 +245,9 @@ USAGE_MAX_BUCKETS = env_int("STORAGE_USAGE_MAX_BUCKETS", 366 * 24)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Django logs the path of every 4xx, and a download's path holds its signed token.
+    "filters": {"redact": {"()": "shared.access_log.RedactingFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
 

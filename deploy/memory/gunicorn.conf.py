@@ -5,11 +5,14 @@ import os
 
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() + 1)))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
-worker_class = "gthread"
+# gthread minus a deadlock in its quick shutdown (SIGINT, SIGQUIT): shared/gunicorn_worker.py
+worker_class = "shared.gunicorn_worker.ThreadWorker"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 accesslog = "-"
-# The default access log format has no headers, so Authorization never reaches the log.
+# The default access log format has no headers, so Authorization never reaches the log; this
+# logger also drops credential headers from the atoms and redacts signed download links.
+logger_class = "shared.access_log.RedactingLogger"
 errorlog = "-"
 # gunicornc is not used; without this, two services on one host would share one control socket.
 control_socket_disable = True

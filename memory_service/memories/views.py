@@ -57,6 +57,7 @@ class MemoryViewSet(viewsets.ViewSet):
         "partial_update": MEMORIES_WRITE,
         "destroy": MEMORIES_WRITE,
     }
+    query_parameters = {"list": tuple(MemoryListQuerySerializer().fields)}
 
     def create(self, request: Request) -> Response:
         body = MemoriesStoreSerializer(data=request.data)

@@ -24,6 +24,7 @@ class SelfModelView(APIView):
     # No OPTIONS: the API publishes no metadata, and Allow lists what is really answered.
     http_method_names = ["get", "head"]
     required_scopes = {"get": MEMORIES_READ, "head": MEMORIES_READ}
+    query_parameters = dict.fromkeys(("get", "head"), tuple(SelfModelQuerySerializer().fields))
 
     def get(self, request: Request) -> Response:
         query = SelfModelQuerySerializer(data=request.query_params.dict())

@@ -24,6 +24,7 @@ class TensionViewSet(viewsets.ViewSet):
 
     http_method_names = ["get", "post", "head"]
     required_scopes = {"list": MEMORIES_READ, "create": MEMORIES_WRITE, "resolve": MEMORIES_WRITE}
+    query_parameters = {"list": tuple(TensionListQuerySerializer().fields)}
 
     def list(self, request: Request) -> Response:
         query = TensionListQuerySerializer(data=request.query_params.dict())

@@ -61,6 +61,16 @@ class StrictBody(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class PatchBody(StrictBody):
+    """A StrictBody for PATCH: every field optional, and at least one of them sent."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            names = ", ".join(self.fields)
+            raise serializers.ValidationError(f"Send at least one of the fields {names}.")
+        return attrs
+
+
 class KeyCreateSerializer(StrictBody):
     name = serializers.JSONField(required=False, allow_null=True)
     permissions = serializers.JSONField(required=False, allow_null=True)

@@ -14,7 +14,7 @@ from storage_service.accounts.serializers import (
     KeyBulkRevokeSerializer,
     KeyCreateSerializer,
 )
-from storage_service.pagination import paginate, parse_page_request
+from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
 
 
 class KeyViewSet(viewsets.ViewSet):
@@ -24,6 +24,7 @@ class KeyViewSet(viewsets.ViewSet):
         "destroy": KEYS_WRITE,
         "bulk_destroy": KEYS_WRITE,
     }
+    query_parameters = {"list": PAGE_PARAMETERS}
 
     def list(self, request: Request) -> Response:
         page_request = parse_page_request(request.query_params)

@@ -12,7 +12,7 @@ from storage_service.accounts.rate_limiting import requests_this_hour
 from storage_service.billing import counting
 from storage_service.billing.held import pending_upload_bytes, trash_bytes
 from storage_service.billing.report import usage_report
-from storage_service.billing.windows import usage_window
+from storage_service.billing.windows import QUERY_PARAMETERS, usage_window
 
 
 class BillingView(APIView):
@@ -42,6 +42,7 @@ class BillingView(APIView):
 
 class UsageView(APIView):
     required_permissions = {"get": BILLING_READ}
+    query_parameters = {"get": QUERY_PARAMETERS}
 
     def get(self, request: Request) -> Response:
         now = clock.now()

@@ -26,6 +26,8 @@ MAX_DATE_LENGTH = 64
 # An unencoded ``+`` of an offset arrives as a space: ``2026-02-28T10:00:00 01:00``.
 _SPACED_OFFSET = re.compile(r"(T[\d:.]+) (\d{2}(?::?\d{2})?)$")
 
+QUERY_PARAMETERS = ("period", "start", "end", "granularity")
+
 
 @dataclass(frozen=True)
 class Bucket:

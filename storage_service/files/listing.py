@@ -12,7 +12,7 @@ from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files.models import Category, File, FileQuerySet, FileTally
 from storage_service.files.services import live_folder
-from storage_service.pagination import PageRequest, page_request, paginate
+from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request, paginate
 
 SORT_FIELDS = {
     "name": "name",
@@ -22,6 +22,7 @@ SORT_FIELDS = {
 }
 MIME_TYPE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9*][a-z0-9!#$&^_.+-]{0,126}$")
 MAX_SEARCH_LENGTH = 255
+QUERY_PARAMETERS = (*PAGE_PARAMETERS, "folderId", "type", "search", "sortBy", "sortOrder")
 
 
 @dataclass(frozen=True)

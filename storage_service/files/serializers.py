@@ -1,15 +1,22 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core import signing
 from django.urls import reverse
 from rest_framework import serializers
 
+from storage_service import errors
+from storage_service.accounts.serializers import PatchBody
 from storage_service.clock import iso
 from storage_service.files.models import File
+from storage_service.files.services import MEASURED_METADATA, clean_file_name
+from storage_service.folders.serializers import is_id
 
 DOWNLOAD_SALT = "storage.file-download"
+# Free-form, but not a place to store documents: 16 KiB as compact UTF-8 JSON.
+MAX_METADATA_BYTES = 16 * 1024
 
 
 def download_token(file: File) -> str:
@@ -34,3 +41,62 @@ class FileSerializer(serializers.BaseSerializer):
             "updatedAt": iso(file.updated_at),
             "metadata": {**file.metadata, "sha256": file.sha256} if file.sha256 else file.metadata,
         }
+
+
+class FileUpdateSerializer(PatchBody):
+    """PATCH /files/{fileId}: ``name``, ``folderId`` (null: the root), ``metadata``."""
+
+    name = serializers.JSONField(required=False, allow_null=True)
+    folderId = serializers.JSONField(required=False, allow_null=True)
+    metadata = serializers.JSONField(required=False, allow_null=True)
+
+    def validate_name(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise serializers.ValidationError("The name must be a string.")
+        try:
+            return clean_file_name(value)  # the rules of an upload's name
+        except errors.InvalidParameters as error:
+            raise serializers.ValidationError(list(error.details.values())) from error
+
+    def validate_folderId(self, value: Any) -> str | None:
+        if value is not None and not is_id(value):
+            raise serializers.ValidationError("Must be a folder id (a string) or null.")
+        return value
+
+    def validate_metadata(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Must be a JSON object.")
+        if "sha256" in value:
+            raise serializers.ValidationError(
+                {"sha256": "The hash of the file's bytes is the server's; it cannot be set."}
+            )
+        for key in MEASURED_METADATA:
+            if key in value and (
+                isinstance(value[key], bool) or not isinstance(value[key], int | float)
+            ):
+                raise serializers.ValidationError({key: "Must be a number."})
+        if holds_nul(value):
+            # PostgreSQL's jsonb cannot store U+0000, in a key or in a string.
+            raise serializers.ValidationError("Text in metadata may not contain NUL characters.")
+        size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+        if size > MAX_METADATA_BYTES:
+            raise serializers.ValidationError(
+                f"Must be at most {MAX_METADATA_BYTES} bytes as compact JSON; this is {size}."
+            )
+        return value
+
+
+def holds_nul(value: Any) -> bool:
+    """Tell whether a NUL character stands in any key or string of the JSON ``value``."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if any("\x00" in key for key in item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            return True
+    return False

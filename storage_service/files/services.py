@@ -20,6 +20,10 @@ from storage_service.files.models import MAX_NAME_LENGTH, Category, File
 from storage_service.files.sniffing import HEAD_SIZE, category_of, content_type_of, image_metadata
 from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id
+from storage_service.unchanged import UNCHANGED, Unchanged
+
+# Measured from an image's bytes at upload; a metadata update keeps them unless it sets them.
+MEASURED_METADATA = ("width", "height")
 
 
 def file_register(
@@ -135,6 +139,44 @@ def file_upload(
     except BaseException:
         blobs.blob_delete(storage_name)
         raise
+
+
+def file_update(
+    *,
+    org: Organisation,
+    file_id: str,
+    name: str | None = None,
+    folder_id: str | Unchanged | None = UNCHANGED,
+    metadata: dict[str, Any] | None = None,
+    now: datetime,
+) -> File:
+    """Rename a live file, move it to ``folder_id`` (None: the root) or replace its metadata.
+
+    ``metadata`` replaces what the client set before; ``width`` and ``height`` carry over unless
+    it sets them. The bytes and the quota are untouched. The file's row is locked first, then
+    the destination folder (as ``file_register`` locks it), so a deletion of that folder either
+    waits for the move and takes the file with it, or is seen and the move is FOLDER_NOT_FOUND.
+    """
+    with transaction.atomic():
+        file = File.objects.for_org(org).live().select_for_update().filter(pk=file_id).first()
+        if file is None:
+            raise errors.FileNotFound(fileId=file_id)
+        if name is not None:
+            file.name = name
+        if folder_id is not UNCHANGED:
+            file.folder = None
+            if folder_id is not None:
+                folders = Folder.objects.for_org(org).live().select_for_update(no_key=True)
+                file.folder = folders.filter(pk=folder_id).first()
+                if file.folder is None:
+                    raise errors.FolderNotFound(folderId=folder_id)
+        if metadata is not None:
+            measured = {k: v for k, v in file.metadata.items() if k in MEASURED_METADATA}
+            file.metadata = {**measured, **metadata}
+        file.updated_at = now
+        # Not the counted columns, so the FileTally triggers stay out of it.
+        file.save(update_fields=["name", "folder", "metadata", "updated_at"])
+    return file
 
 
 @dataclass(frozen=True)

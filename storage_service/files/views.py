@@ -9,18 +9,21 @@ from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_READ, FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files import services
-from storage_service.files.listing import list_files, parse_file_query
+from storage_service.files.listing import QUERY_PARAMETERS, list_files, parse_file_query
 from storage_service.files.models import File
-from storage_service.files.serializers import FileSerializer
+from storage_service.files.serializers import FileSerializer, FileUpdateSerializer
+from storage_service.unchanged import UNCHANGED
 
 
 class FileViewSet(viewsets.ViewSet):
     required_permissions = {
         "list": FILES_READ,
         "retrieve": FILES_READ,
+        "partial_update": FILES_WRITE,
         "destroy": FILES_WRITE,
         "upload": FILES_WRITE,
     }
+    query_parameters = {"list": QUERY_PARAMETERS}
 
     def list(self, request: Request) -> Response:
         files, pagination = list_files(request.user, parse_file_query(request.query_params))
@@ -31,6 +34,20 @@ class FileViewSet(viewsets.ViewSet):
         file = File.objects.for_org(request.user).live().filter(pk=pk).first()
         if file is None:
             raise errors.FileNotFound(fileId=pk)
+        return Response({"file": FileSerializer(file, context={"request": request}).data})
+
+    def partial_update(self, request: Request, pk: str) -> Response:
+        body = FileUpdateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        fields = body.validated_data
+        file = services.file_update(
+            org=request.user,
+            file_id=pk,
+            name=fields.get("name"),
+            folder_id=fields.get("folderId", UNCHANGED),
+            metadata=fields.get("metadata"),
+            now=clock.now(),
+        )
         return Response({"file": FileSerializer(file, context={"request": request}).data})
 
     def destroy(self, request: Request, pk: str) -> Response:

@@ -3,19 +3,24 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
 from storage_service import errors
-from storage_service.accounts.serializers import StrictBody
+from storage_service.accounts.serializers import PatchBody, StrictBody
 from storage_service.clock import iso
 from storage_service.folders.models import MAX_NAME_LENGTH, Folder
-from storage_service.pagination import PageRequest, page_request
+from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request
+
+if TYPE_CHECKING:
+    from storage_service.folders.trash import TrashedFolder
 
 MAX_BULK_IDS = 100
 MAX_ID_LENGTH = 64
 ROOT = "root"  # GET /folders?parentFolderId=root lists the top-level folders
+LIST_PARAMETERS = (*PAGE_PARAMETERS, "parentFolderId")
+DELETE_PARAMETERS = ("force", "recursive", "dryRun")
 FLAGS = {"true": True, "1": True, "false": False, "0": False}
 # Control characters, and line and paragraph separators, have no place in a name.
 FORBIDDEN_CATEGORIES = {"Cc", "Zl", "Zp"}
@@ -71,6 +76,30 @@ class FolderCreateSerializer(StrictBody):
         if value is not None and not is_id(value):
             raise serializers.ValidationError("Must be a folder id (a string) or null.")
         return value
+
+
+class FolderUpdateSerializer(PatchBody):
+    """PATCH /folders/{folderId}: ``name``, ``parentFolderId`` (null: the root)."""
+
+    name = serializers.JSONField(required=False, allow_null=True)
+    parentFolderId = serializers.JSONField(required=False, allow_null=True)
+
+    validate_name = FolderCreateSerializer.validate_name
+    validate_parentFolderId = FolderCreateSerializer.validate_parentFolderId
+
+
+class TrashedFolderSerializer(serializers.BaseSerializer):
+    """A folder in the trash: its record, when it went and goes for good, and what it holds."""
+
+    def to_representation(self, trashed: TrashedFolder) -> dict[str, Any]:
+        return {
+            **FolderSerializer(trashed.folder).data,
+            "deletedAt": iso(trashed.folder.deleted_at),
+            "purgeAt": iso(trashed.purge_at),
+            "files": trashed.files,
+            "subfolders": trashed.subfolders,
+            "size": trashed.size,
+        }
 
 
 def _flag(value: Any) -> bool:

@@ -1,7 +1,9 @@
-"""Writes on folders: create and delete (to the trash or for good); ``trash`` restores and purges.
+"""Writes on folders: create and delete (to the trash or for good); ``trash`` restores and purges,
+``updates`` renames and moves.
 
-Deletions, restores and purges lock the organisation row first (``FOR NO KEY UPDATE``, the lock
-a quota update takes anyway, so inserts that merely reference the organisation never wait on it).
+Deletions, restores, purges and moves lock the organisation row first (``FOR NO KEY UPDATE``,
+the lock a quota update takes anyway, so inserts that merely reference the organisation never
+wait on it).
 That serialises an organisation's tree changes. The subtree's folder rows are then locked
 ``FOR UPDATE NOWAIT``, so an upload or a folder creation into that subtree waits for the outcome
 and then sees it, and one already under way makes the deletion FOLDER_IN_USE rather than wait

@@ -1,4 +1,4 @@
-"""The trash: restore a deleted folder within 30 days, and purge what is older."""
+"""The trash: list and restore what was deleted less than 30 days ago, and purge what is older."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Count, F, Sum
 from django.db.models.functions import Length
 
 from storage_service import errors
@@ -15,10 +16,56 @@ from storage_service.files.models import File
 from storage_service.folders import tree
 from storage_service.folders.models import Folder
 from storage_service.folders.services import busy_means_in_use, subtree_destroy, subtree_lock
+from storage_service.pagination import PageRequest, paginate
 
 RESTORE_WINDOW = timedelta(days=30)
 NOT_RESTORABLE = "No folder in the trash with this id; a deleted folder is restorable for 30 days."
 PURGE_BATCH = 500
+
+
+@dataclass(frozen=True)
+class TrashedFolder:
+    """A folder deleted to the trash and what its restore would bring back with it."""
+
+    folder: Folder
+    files: int
+    subfolders: int
+    size: int
+
+    @property
+    def purge_at(self) -> datetime:
+        return self.folder.deleted_at + RESTORE_WINDOW
+
+
+def trash_list(
+    *, org: Organisation, page_request: PageRequest, now: datetime
+) -> tuple[list[TrashedFolder], dict]:
+    """One page of ``org``'s restorable deletions, newest first, and its pagination object.
+
+    Each item is a folder the caller deleted (not one that went with it); its counts come from
+    two grouped queries over the page, whatever its length.
+    """
+    deleted = Folder.objects.for_org(org).filter(
+        trash_root=F("pk"), deleted_at__gt=now - RESTORE_WINDOW
+    )
+    page, pagination = paginate(deleted.order_by("-deleted_at", "-pk"), page_request)
+    ids = [folder.pk for folder in page]
+    files = File.objects.filter(organisation=org, trash_root__in=ids).values("trash_root")
+    files = files.annotate(count=Count("pk"), size=Sum("size")).order_by()
+    held = {row["trash_root"]: (row["count"], row["size"]) for row in files}
+    folders = Folder.objects.filter(organisation=org, trash_root__in=ids).values("trash_root")
+    folders = folders.annotate(count=Count("pk")).order_by()
+    subfolders = {row["trash_root"]: row["count"] - 1 for row in folders}  # less the folder
+    items = [
+        TrashedFolder(
+            folder,
+            files=held.get(folder.pk, (0, 0))[0],
+            subfolders=subfolders.get(folder.pk, 0),
+            size=held.get(folder.pk, (0, 0))[1],
+        )
+        for folder in page
+    ]
+    return items, pagination
 
 
 @dataclass(frozen=True)

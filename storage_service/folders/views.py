@@ -9,18 +9,23 @@ from rest_framework.response import Response
 
 from storage_service import clock
 from storage_service.accounts.permissions import FOLDERS_READ, FOLDERS_WRITE
-from storage_service.folders import services, trash
+from storage_service.folders import services, trash, updates
 from storage_service.folders.models import Folder
 from storage_service.folders.serializers import (
+    DELETE_PARAMETERS,
+    LIST_PARAMETERS,
     ROOT,
     DeleteOptions,
     FolderBulkDeleteSerializer,
     FolderCreateSerializer,
     FolderSerializer,
+    FolderUpdateSerializer,
+    TrashedFolderSerializer,
     parse_delete_options,
     parse_list_params,
 )
-from storage_service.pagination import paginate
+from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
+from storage_service.unchanged import UNCHANGED
 
 
 def deletion_message(outcome: services.FolderDeletion, options: DeleteOptions) -> str:
@@ -47,10 +52,17 @@ class FolderViewSet(viewsets.ViewSet):
     required_permissions = {
         "list": FOLDERS_READ,
         "retrieve": FOLDERS_READ,
+        "trash_list": FOLDERS_READ,
         "create": FOLDERS_WRITE,
+        "partial_update": FOLDERS_WRITE,
         "destroy": FOLDERS_WRITE,
         "bulk_destroy": FOLDERS_WRITE,
         "restore": FOLDERS_WRITE,
+    }
+    query_parameters = {
+        "list": LIST_PARAMETERS,
+        "trash_list": PAGE_PARAMETERS,
+        "destroy": DELETE_PARAMETERS,
     }
 
     def list(self, request: Request) -> Response:
@@ -77,6 +89,18 @@ class FolderViewSet(viewsets.ViewSet):
             org=request.user,
             name=body.validated_data["name"],
             parent_id=body.validated_data.get("parentFolderId"),
+            now=clock.now(),
+        )
+        return Response({"folder": FolderSerializer(folder).data})
+
+    def partial_update(self, request: Request, pk: str) -> Response:
+        body = FolderUpdateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        folder = updates.folder_update(
+            org=request.user,
+            folder_id=pk,
+            name=body.validated_data.get("name"),
+            parent_id=body.validated_data.get("parentFolderId", UNCHANGED),
             now=clock.now(),
         )
         return Response({"folder": FolderSerializer(folder).data})
@@ -120,6 +144,20 @@ class FolderViewSet(viewsets.ViewSet):
                 "failed": outcome.failed,
                 "totalFreedSpace": outcome.freed_space,
                 "deletedAt": clock.iso(now),
+            }
+        )
+
+    @action(detail=False, methods=["get"], url_path="trash")
+    def trash_list(self, request: Request) -> Response:
+        trashed, pagination = trash.trash_list(
+            org=request.user,
+            page_request=parse_page_request(request.query_params),
+            now=clock.now(),
+        )
+        return Response(
+            {
+                "folders": TrashedFolderSerializer(trashed, many=True).data,
+                "pagination": pagination,
             }
         )
 

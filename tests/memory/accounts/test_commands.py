@@ -68,5 +68,15 @@ def test_demo_prints_a_labelled_key_with_every_scope_once_and_never_again(client
     listed = client_for(secret).get("/api/v1/keys").json()["keys"]
     assert listed[0]["scopes"] == ["memories:read", "memories:write", "stats:read", "keys:manage"]
     assert Organisation.objects.get().name == "demo"
-    assert run("demo") == ("", "")
+    again, _ = run("demo")
+    assert "MEMORY_KEY=" not in again and "mk_" not in again
     assert ApiKey.objects.count() == 1
+
+
+def test_a_later_demo_says_how_to_make_a_key_and_that_recipe_works(client_for):
+    run("demo")
+    recipe = run("demo")[0].splitlines()[-1]
+    assert recipe.startswith("  SECRET_KEY=$(cat var/memory.secret) .venv/bin/python -m memory")
+    arguments = recipe.split("-m memory_service ", 1)[1].split()
+    secret = run(*arguments)[0].splitlines()[-1]
+    assert client_for(secret).get("/api/v1/memories").status_code == 200

@@ -60,8 +60,19 @@ def test_demo_prints_a_labelled_key_once_and_never_again(client_for):
         word.split("=", 1)[1] for word in first.split() if word.startswith("STORAGE_KEY=")
     )
     assert client_for(secret).get("/v1/keys").status_code == 200
-    assert run("demo") == ""
+    again = run("demo")
+    assert "STORAGE_KEY=" not in again and "ak_" not in again
     assert ApiKey.objects.count() == 1
+
+
+def test_a_later_demo_says_how_to_make_a_key_and_that_recipe_works(client_for):
+    run("demo")
+    recipe = run("demo").splitlines()[-1]
+    assert recipe.startswith("  SECRET_KEY=$(cat var/storage.secret) .venv/bin/python -m storage")
+    arguments = recipe.split("-m storage_service ", 1)[1].split()
+    secret = run(*arguments).splitlines()[-1]
+    assert client_for(secret).get("/v1/keys").status_code == 200
+    assert Organisation.objects.get().name == "demo"
 
 
 def test_without_a_secret_key_no_key_is_printed_and_the_error_is_one_line(tmp_path):

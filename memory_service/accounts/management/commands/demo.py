@@ -8,6 +8,12 @@ from memory_service.accounts import services
 from memory_service.accounts.scopes import ALL_SCOPES
 
 DEMO_ORG = "demo"
+# What `make run` says from its second run on, when the key it printed once may be long gone.
+LOST_KEY = (
+    "memory: the demo key was printed on the first run only; a new one, if it is lost:\n"
+    "  SECRET_KEY=$(cat var/memory.secret) .venv/bin/python -m memory_service createkey"
+    " --org demo --name demo-2\n"
+)
 
 
 class Command(BaseCommand):
@@ -16,6 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args: str, **options: str) -> None:
         org, created = services.organisation_get_or_create(name=DEMO_ORG)
         if not created:
+            self.stdout.write(LOST_KEY)
             return
         _, secret = services.key_create(org=org, name="demo", scopes=ALL_SCOPES, now=clock.now())
         url = f"http://127.0.0.1:8002/{settings.MEMORY_URL_PREFIX}v1/keys"
