@@ -8,12 +8,16 @@ inside a JSON body is left to the fields, which refuse it with their own error.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParser as DjangoMultiPartParser
+from django.http.multipartparser import MultiPartParserError
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import DataAndFiles, JSONParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 
 from storage_service import errors
@@ -116,3 +120,30 @@ class KnownQueryParameters(BasePermission):
             reason = "Unknown query parameter."
             raise _refusals({name[:100]: reason for name in unknown[:MAX_UNKNOWN_SHOWN]})
         return True
+
+
+class _NamesAsSent(DjangoMultiPartParser):
+    """Django's multipart parser, keeping every character of a file name but the path.
+
+    Django drops the characters it deems non-printable, so a narrow no-break space or an
+    emoji's joiner vanished while a right-to-left override went unseen; ``names`` has one rule
+    for every name, which the upload applies to the name as the client sent it.
+    """
+
+    def sanitize_file_name(self, file_name: str) -> str | None:
+        file_name = html.unescape(file_name).rsplit("/")[-1].rsplit("\\")[-1]
+        return None if file_name in {"", ".", ".."} else file_name
+
+
+class UploadParser(MultiPartParser):
+    """DRF's multipart parser on ``_NamesAsSent``."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> DataAndFiles:
+        request = parser_context["request"]
+        meta = {**request.META, "CONTENT_TYPE": media_type}
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            parser = _NamesAsSent(meta, stream, request.upload_handlers, encoding)
+            return DataAndFiles(*parser.parse())
+        except MultiPartParserError as exc:
+            raise ParseError(f"Multipart form parse error - {exc}") from exc

@@ -211,7 +211,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["storage_service.api.EnvelopeRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "storage_service.parsers.JSONBodyParser",
-        "rest_framework.parsers.MultiPartParser",
+        "storage_service.parsers.UploadParser",
     ],
     "EXCEPTION_HANDLER": "storage_service.api.exception_handler",
     "UNAUTHENTICATED_USER": None,

@@ -11,6 +11,7 @@ from storage_service import errors
 from storage_service.accounts import permissions
 from storage_service.accounts.models import ApiKey
 from storage_service.clock import iso
+from storage_service.names import forbidden_character
 
 MAX_NAME_LENGTH = 100
 # INVALID_KEY_NAME shows the rejected name whole up to this many characters.
@@ -90,8 +91,8 @@ class KeyCreateSerializer(StrictBody):
             reason = "The name must not be empty or only spaces."
         elif len(name) > MAX_NAME_LENGTH:
             reason = f"The name must be at most {MAX_NAME_LENGTH} characters."
-        elif not name.isprintable():
-            reason = "The name must not contain control or other non-printable characters."
+        else:
+            reason = forbidden_character(name)
         if reason:
             raise errors.InvalidKeyName(reason, name=_echo(name), reason=reason)
         return name

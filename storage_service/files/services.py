@@ -20,6 +20,7 @@ from storage_service.files.models import MAX_NAME_LENGTH, Category, File
 from storage_service.files.sniffing import HEAD_SIZE, category_of, content_type_of, image_metadata
 from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id
+from storage_service.names import forbidden_character
 from storage_service.unchanged import UNCHANGED, Unchanged
 
 # Measured from an image's bytes at upload; a metadata update keeps them unless it sets them.
@@ -71,12 +72,15 @@ def file_register(
 
 
 def clean_file_name(raw: str | None) -> str:
-    """Return the name to store: control characters dropped, at most 255 characters, never empty.
+    """Return the name to store, at most 255 characters, never empty; see ``names`` for the
+    characters no name may hold.
 
     The name is only ever a label (bytes live under ids), so ``/`` and ``..`` are harmless here;
     Django's parser already reduced the name to its last path segment.
     """
-    name = "".join(ch for ch in (raw or "") if ch.isprintable()).strip()
+    name = (raw or "").strip()
+    if problem := forbidden_character(name):
+        raise errors.InvalidParameters(file=problem)
     if not name or name in {".", ".."}:
         raise errors.InvalidParameters(file="The file needs a name.")
     if len(name) > MAX_NAME_LENGTH:

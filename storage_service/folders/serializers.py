@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -11,6 +10,7 @@ from storage_service import errors
 from storage_service.accounts.serializers import PatchBody, StrictBody
 from storage_service.clock import iso
 from storage_service.folders.models import MAX_NAME_LENGTH, Folder
+from storage_service.names import forbidden_character
 from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request
 
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ ROOT = "root"  # GET /folders?parentFolderId=root lists the top-level folders
 LIST_PARAMETERS = (*PAGE_PARAMETERS, "parentFolderId")
 DELETE_PARAMETERS = ("force", "recursive", "dryRun")
 FLAGS = {"true": True, "1": True, "false": False, "0": False}
-# Control characters, and line and paragraph separators, have no place in a name.
-FORBIDDEN_CATEGORIES = {"Cc", "Zl", "Zp"}
 
 
 class FolderSerializer(serializers.BaseSerializer):
@@ -51,9 +49,7 @@ def name_problem(name: Any) -> str | None:
         return 'The name must not be "." or "..".'
     if "/" in name or "\\" in name:
         return "The name must not contain / or \\."
-    if any(unicodedata.category(char) in FORBIDDEN_CATEGORIES for char in name):
-        return "The name must not contain control characters or line breaks."
-    return None
+    return forbidden_character(name)
 
 
 def is_id(value: Any) -> bool:

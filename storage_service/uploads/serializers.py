@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from django.urls import reverse
@@ -10,14 +9,13 @@ from rest_framework import serializers
 from storage_service.accounts.serializers import StrictBody
 from storage_service.clock import iso
 from storage_service.files.models import MAX_NAME_LENGTH
+from storage_service.names import forbidden_character
 from storage_service.uploads.layout import MAX_PARTS
 from storage_service.uploads.models import MultipartUpload
 
 MAX_ID_LENGTH = 64
 MAX_ETAG_LENGTH = 128
 MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
-# Control characters, lone surrogates and the Unicode line and paragraph separators.
-FORBIDDEN_CATEGORIES = {"Cc", "Cs", "Zl", "Zp"}
 
 
 def _positive_int(value: Any) -> int:
@@ -47,8 +45,8 @@ class UploadStartSerializer(StrictBody):
             raise serializers.ValidationError("Must be a file name, not only spaces or dots.")
         if "/" in value or "\\" in value:
             raise serializers.ValidationError("Must not contain / or \\.")
-        if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in value):
-            raise serializers.ValidationError("Must not contain control characters.")
+        if problem := forbidden_character(value):
+            raise serializers.ValidationError(problem)
         return value
 
     def validate_size(self, value: Any) -> int:
