@@ -129,3 +129,14 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 def server_error(request: HttpRequest) -> JsonResponse:
     return error_response(errors.InternalError())
+
+
+def early_error(status: int, reason: str) -> tuple[int, dict[str, Any]]:
+    """The answer to a request gunicorn refused before the application saw it (a request line
+    too long, a malformed Content-Length), in the error table's shape."""
+    if status >= 500:
+        error: errors.ApiError = errors.InternalError()
+    else:
+        message = f"The request could not be read: {reason or 'Bad Request'}."
+        error = errors.InvalidRequest([errors.issue("", message)], message)
+    return error.status, error.body()

@@ -109,3 +109,15 @@ def route_not_found(request: HttpRequest, exception: Exception | None = None) ->
 
 def server_error(request: HttpRequest) -> JsonResponse:
     return error_response(errors.ApiError())
+
+
+def early_error(status: int, reason: str) -> tuple[int, dict[str, Any]]:
+    """The answer to a request gunicorn refused before the application saw it (a request line
+    too long, a malformed Content-Length): the envelope, and only the contract's statuses."""
+    if status >= 500:
+        error: errors.ApiError = errors.ApiError()
+    else:
+        error = errors.InvalidParameters(
+            f"The request could not be read: {reason or 'Bad Request'}.", request=reason
+        )
+    return error.status, error_body(error)

@@ -15,5 +15,9 @@ accesslog = "-"
 # logger also drops credential headers from the atoms and redacts signed download links.
 logger_class = "shared.access_log.RedactingLogger"
 errorlog = "-"
+# A request line or header field as long as nginx's large_client_header_buffers (8 KiB) lets
+# through reaches the application, instead of a refusal here that the proxy let pass.
+limit_request_line = 8190
+limit_request_field_size = 8190
 # gunicornc is not used; without this, two services on one host would share one control socket.
 control_socket_disable = True
