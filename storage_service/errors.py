@@ -11,7 +11,7 @@ class ApiError(Exception):
     status = 500
     message = "An unexpected error occurred."
 
-    def __init__(self, message: str | None = None, **details: Any) -> None:
+    def __init__(self, message: str | None = None, /, **details: Any) -> None:
         self.message = message or self.message
         self.details = details
         super().__init__(self.message)

@@ -80,9 +80,7 @@ def _refusal(name: str, reason: str) -> errors.ApiError:
 
 
 def _refusals(reasons: dict[str, str]) -> errors.ApiError:
-    error = errors.InvalidParameters()
-    error.details = reasons  # set, not passed as keywords: a parameter may be named "message"
-    return error
+    return errors.InvalidParameters(**reasons)
 
 
 class PathAndQueryGuard:

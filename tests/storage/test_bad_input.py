@@ -67,3 +67,11 @@ def test_a_nul_in_the_path_or_query_is_invalid_parameters(api, method, path):
 def test_reasonable_nesting_still_parses(api):
     body = '{"name": "ok", "permissions": ["files:read"]}'
     assert api.post("/v1/keys", data=body, content_type="application/json").status_code == 200
+
+
+def test_an_unknown_body_field_named_message_is_a_detail_not_the_message(api):
+    response = api.post("/v1/folders", {"name": "a", "message": "hi"}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["message"] != "hi"
+    assert "message" in error["details"]
