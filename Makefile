@@ -10,7 +10,7 @@ MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
 	install setup-storage setup-memory bench bench-storage bench-usage bench-memory bench-extraction \
-	clean
+	bench-overhead clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -79,6 +79,10 @@ bench-usage: install
 
 bench-memory: install
 	$(BIN)/python -m tests.bench.memory $(BENCH_ARGS)
+
+bench-overhead: install
+	@command -v wrk >/dev/null || apt-get install -y -q wrk
+	$(BIN)/python -m tests.bench.overhead $(BENCH_ARGS)
 
 # The rules extractor on 20,000-character messages shaped to be slow (tests/bench/extraction.py).
 bench-extraction: install
