@@ -5,28 +5,15 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.http import http_date
 
 from storage_service.files.models import File
 from tests.storage.envelope import error_of
+from tests.storage.files.downloading import DATA, body
 
 pytestmark = pytest.mark.django_db
 
-DATA = bytes(range(256)) * 40  # 10,240 bytes
 TAG = f'"{hashlib.sha256(DATA).hexdigest()}"'
-
-
-@pytest.fixture
-def stored(api):
-    response = api.post(
-        "/v1/files/upload", {"file": SimpleUploadedFile("bytes.bin", DATA)}, format="multipart"
-    )
-    return response.json()["data"]["file"]
-
-
-def body(response) -> bytes:
-    return b"".join(response.streaming_content)
 
 
 def test_the_download_carries_its_validators(api, stored):

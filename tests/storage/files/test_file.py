@@ -9,23 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from storage_service.accounts.models import Organisation
 from storage_service.files.serializers import DOWNLOAD_SALT
 from tests.storage.factories import ApiKeyFactory
+from tests.storage.files.downloading import DATA, body
 from tests.storage.files.factories import FileFactory
 
 pytestmark = pytest.mark.django_db
-
-DATA = bytes(range(256)) * 40  # 10,240 bytes
-
-
-@pytest.fixture
-def stored(api):
-    response = api.post(
-        "/v1/files/upload", {"file": SimpleUploadedFile("bytes.bin", DATA)}, format="multipart"
-    )
-    return response.json()["data"]["file"]
-
-
-def body(response) -> bytes:
-    return b"".join(response.streaming_content)
 
 
 def test_get_answers_the_file_record(api, stored):
