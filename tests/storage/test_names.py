@@ -64,12 +64,18 @@ WRITERS = {
 }
 
 
-@pytest.mark.parametrize("writer", WRITERS)
-@pytest.mark.parametrize("name", REFUSED)
+# A multipart header cannot carry a NUL or a line break as sent, so uploads are not tried with them.
+REFUSALS = [
+    (writer, name)
+    for writer in WRITERS
+    for name in REFUSED
+    if not (writer == "file upload" and name.startswith(("nul", "line")))
+]
+
+
+@pytest.mark.parametrize(("writer", "name"), REFUSALS)
 def test_every_name_refuses_the_same_characters(api, writer, name):
     write, code, field = WRITERS[writer]
-    if writer == "file upload" and name.startswith(("nul", "line")):
-        pytest.skip("a multipart header cannot carry this character as sent")
     error = error_of(write(api, name), 400)
     assert error["code"] == code
     assert "U+" in error["details"][field]
@@ -80,11 +86,9 @@ def test_every_name_refuses_the_same_characters(api, writer, name):
 def test_every_name_keeps_the_same_characters(api, writer, name):
     write, _, _ = WRITERS[writer]
     answer = data_of(write(api, name))
-    stored = (answer.get("folder") or answer.get("file") or answer.get("key") or {"name": None})[
-        "name"
-    ]
-    if writer == "multipart start":
-        return  # answers the upload, whose name is the file's at completion
+    if writer == "multipart start":  # its answer is the upload, whose state holds the name
+        answer = data_of(api.get(f"/v1/files/multipart-upload/{answer['uploadId']}"))
+    stored = (answer.get("folder") or answer.get("file") or answer.get("key") or answer)["name"]
     assert stored == name
 
 
