@@ -122,6 +122,10 @@ if REDIS_URL:
         }
     }
 
+# Prefix of this service's own Redis keys (the key cache's token), so that instances sharing a
+# Redis with other deployments keep apart.
+REDIS_NAMESPACE = env("REDIS_NAMESPACE", "memory")
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = False

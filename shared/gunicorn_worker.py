@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -38,11 +39,23 @@ EarlyError = Callable[[int, str], tuple[int, dict[str, Any]]]
 
 
 class ThreadWorker(gthread.ThreadWorker):
-    """``gthread`` whose quick shutdown takes no lock in the signal handler."""
+    """``gthread`` whose quick shutdown takes no lock in the signal handler, and whose workers
+    share a burst of new connections."""
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         # Skip gthread's override (the tpool.shutdown() call) for base.Worker's: stop, exit.
         super(gthread.ThreadWorker, self).handle_quit(sig, frame)
+
+    def accept(self, listener: Any) -> None:
+        # Every worker is woken for a new connection and the first to call accept() takes it,
+        # so a burst of keep-alive connections (a proxy's pool, a load generator) could all
+        # land on one worker, whose threads then share one core while the others idle. A
+        # worker holding as many connections as it has threads or more lets the others go
+        # first (1 ms per extra connection, at most 10); if none does, it takes the connection.
+        surplus = self.nr_conns - self.cfg.threads
+        if surplus >= 0:
+            time.sleep(min(0.001 * (surplus + 1), 0.01))
+        super().accept(listener)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         render: EarlyError | None = getattr(self.wsgi, "early_error", None)

@@ -8,6 +8,7 @@ live in Redis (``INCR``) or in one database table (an upsert), both atomic.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -152,6 +153,12 @@ def redis_client(url: str) -> Any:
                 client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
                 _clients[url] = client
     return client
+
+
+@functools.cache
+def registered_script(client: Any, source: str) -> Any:
+    """The Lua ``source`` as a script of ``client``: sent by its hash (EVALSHA), loaded once."""
+    return client.register_script(source)
 
 
 # While Redis is down, each instance retries it at most this often, so a request does not wait

@@ -98,7 +98,7 @@ MIDDLEWARE = [
     "storage_service.accounts.middleware.RateLimitMiddleware",
     "storage_service.parsers.PathAndQueryGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "storage_service.slashes.CommonMiddlewareOutsideApi",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -7,3 +7,8 @@ class AccountsConfig(AppConfig):
     label = "memory_accounts"
     verbose_name = "Organisations and API keys"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from memory_service.accounts.key_cache import KEYS
+
+        KEYS.connect()

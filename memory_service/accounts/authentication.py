@@ -14,9 +14,11 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.request import Request
 
 from memory_service import clock, errors
+from memory_service.accounts.key_cache import KEYS
 from memory_service.accounts.models import ApiKey, Membership, Organisation
 from memory_service.api import AUTHENTICATE_HEADER
 from shared import keys
+from shared.key_cache import Stale
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -42,29 +44,37 @@ def _bearer_secret(request: Request) -> str | None:
     return secret.strip()
 
 
-def _touch(key: ApiKey, now: datetime) -> None:
-    """Record use at most once per resolution period, so that reads rarely become writes."""
-    resolution = timedelta(seconds=settings.KEY_LAST_USED_RESOLUTION)
-    if key.last_used_at is None or now - key.last_used_at >= resolution:
-        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
-        key.last_used_at = now
-
-
 def key_for_secret(secret: str, *, now: datetime) -> ApiKey:
-    """Return the usable key whose secret this is, or raise Unauthorized."""
+    """Return the usable key whose secret this is, or raise Unauthorized.
+
+    With Redis, the answer may come from this process's cache (``shared.key_cache``), once one
+    round trip confirmed that no key or organisation changed since it was read.
+    """
     if not keys.is_well_formed(secret, SECRET_PREFIX):
         # The checksum fails: refused without a database query.
         raise errors.Unauthorized("The API key is malformed.")
     digest = keys.secret_hash(secret, settings.API_KEY_PEPPER)
-    key = ApiKey.objects.select_related("organisation").filter(secret_hash=digest).first()
-    if key is None or not keys.verify(secret, key.secret_hash, settings.API_KEY_PEPPER):
+    found = KEYS.lookup(digest, load=_key_from_database)
+    if found.entry is not None:
+        try:
+            KEYS.confirm(found.token)
+        except Stale as stale:
+            found = KEYS.lookup(digest, load=_key_from_database, cached=False, token=stale.token)
+    key = found.key
+    if key is None:
         raise errors.Unauthorized("Unknown API key.")
     if key.revoked_at is not None:
         raise errors.Unauthorized("This API key has been revoked.")
     if key.expires_at is not None and key.expires_at <= now:
         raise errors.Unauthorized("This API key has expired.")
-    _touch(key, now)
+    resolution = timedelta(seconds=settings.KEY_LAST_USED_RESOLUTION)
+    KEYS.touch(digest, found, now=now, resolution=resolution)
     return key
+
+
+def _key_from_database(digest: str) -> ApiKey | None:
+    # secret_hash is unique and is the keyed hash: equality on it is the comparison.
+    return ApiKey.objects.select_related("organisation").filter(secret_hash=digest).first()
 
 
 class ApiKeyAuthentication(BaseAuthentication):

@@ -4,9 +4,15 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from memory_service.accounts.key_cache import KEYS
 from memory_service.accounts.scopes import default_scopes
 from memory_service.accounts.validators import validate_name, validate_scopes
 from memory_service.ids import new_key_id, new_org_id
+from shared.key_cache import ChangeTellingQuerySet
+
+
+class TellsKeyChanges(ChangeTellingQuerySet):
+    service_keys = KEYS
 
 
 class Organisation(models.Model):
@@ -15,6 +21,8 @@ class Organisation(models.Model):
     id = models.CharField(primary_key=True, max_length=32, default=new_org_id, editable=False)
     name = models.CharField(max_length=100, unique=True, validators=[validate_name])
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    objects = TellsKeyChanges.as_manager()
 
     # DRF sees the organisation as ``request.user`` on key-authenticated requests.
     is_authenticated = True
@@ -44,7 +52,7 @@ class Membership(models.Model):
         return f"{self.user} in {self.organisation}"
 
 
-class ApiKeyQuerySet(models.QuerySet):
+class ApiKeyQuerySet(TellsKeyChanges):
     def for_org(self, org: Organisation) -> ApiKeyQuerySet:
         return self.filter(organisation=org)
 

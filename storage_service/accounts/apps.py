@@ -6,3 +6,8 @@ class AccountsConfig(AppConfig):
     label = "accounts"
     verbose_name = "Organisations and API keys"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from storage_service.accounts.key_cache import KEYS
+
+        KEYS.connect()

@@ -7,7 +7,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from shared.key_cache import ChangeTellingQuerySet
+from storage_service.accounts.key_cache import KEYS
 from storage_service.ids import new_key_id, new_org_id
+
+
+class TellsKeyChanges(ChangeTellingQuerySet):
+    service_keys = KEYS
 
 
 class Organisation(models.Model):
@@ -32,6 +38,8 @@ class Organisation(models.Model):
     storage_used = models.BigIntegerField(default=0, editable=False)
     file_count = models.BigIntegerField(default=0, editable=False)
 
+    objects = TellsKeyChanges.as_manager()
+
     # DRF sees the organisation as ``request.user``.
     is_authenticated = True
 
@@ -46,7 +54,7 @@ class Organisation(models.Model):
         return settings.PLANS[self.plan]
 
 
-class ApiKeyQuerySet(models.QuerySet):
+class ApiKeyQuerySet(TellsKeyChanges):
     def for_org(self, org: Organisation) -> ApiKeyQuerySet:
         return self.filter(organisation=org)
 

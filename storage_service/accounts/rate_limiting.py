@@ -7,8 +7,8 @@ import time
 from django.conf import settings
 from django.http import HttpRequest
 
-from shared import rate_limits
-from storage_service.accounts.authentication import resolve_key
+from shared import key_cache, rate_limits
+from storage_service.accounts.authentication import KeyAuth, forget_key, resolve_key
 from storage_service.accounts.models import Organisation, RateLimitCounter
 from storage_service.billing import counting, notes
 from storage_service.billing.labels import endpoint_label
@@ -27,36 +27,48 @@ def org_bucket(org: Organisation) -> str:
     return f"org:{org.pk}"
 
 
-def request_bucket(request: HttpRequest) -> tuple[str, int]:
-    """Return the bucket a request counts against and that bucket's hourly limit."""
-    auth = resolve_key(request)
-    if auth.org is not None:
-        return org_bucket(auth.org), auth.org.plan_limits["requestsPerHour"]
-    address = request.META.get("REMOTE_ADDR") or "unknown"
-    return f"addr:{address}", settings.PLANS["free"]["requestsPerHour"]
-
-
 def count_request(request: HttpRequest, now: float | None = None) -> rate_limits.Decision:
     """Count the request against its limit and, for an organisation, into its usage as well.
 
     Usage rides on the limit's round trip; the usage middleware adds the bytes after the view.
+    The same round trip checks the token of a key answered from the key cache; a stale one is
+    read from the database again and the request counted then (and once more,
+    without the cache, if it changed again meanwhile).
     """
     now = now or time.time()
-    bucket, limit = request_bucket(request)
-    usage = notes.current.get()
-    org = resolve_key(request).org
-    if usage is None or org is None:
-        return rate_limits.hit(counter(), bucket=bucket, limit=limit, now=now)
-    usage.org_id, usage.label = org.pk, endpoint_label(request)
     window = rate_limits.window_at(now)
-    hits = counting.count_with_limit(
+    for attempt in range(2):
+        try:
+            return _count(request, resolve_key(request), window, now)
+        except key_cache.Stale as stale:
+            # A second change while this request was served: read it without the cache.
+            forget_key(request, stale.token if attempt == 0 else None)
+    return _count(request, resolve_key(request), window, now)
+
+
+def _count(
+    request: HttpRequest, auth: KeyAuth, window: rate_limits.Window, now: float
+) -> rate_limits.Decision:
+    if auth.org is None:
+        address = request.META.get("REMOTE_ADDR") or "unknown"
+        count = counter().incr(f"addr:{address}", window)
+        limit = settings.PLANS["free"]["requestsPerHour"]
+        return rate_limits.Decision(limit=limit, count=count, window=window, now=int(now))
+    usage = notes.current.get()
+    label = endpoint_label(request) if usage is not None else None
+    count = counting.count_with_limit(
         counter(),
-        bucket=bucket,
+        bucket=org_bucket(auth.org),
         window=window,
-        usage=counting.Count(org_id=org.pk, label=usage.label, at=usage.at),
+        usage=None
+        if usage is None
+        else counting.Count(org_id=auth.org.pk, label=label, at=usage.at),
+        token=auth.token,
     )
-    usage.counted = True
-    return rate_limits.Decision(limit=limit, count=hits, window=window, now=int(now))
+    if usage is not None:
+        usage.org_id, usage.label, usage.counted = auth.org.pk, label, True
+    limit = auth.org.plan_limits["requestsPerHour"]
+    return rate_limits.Decision(limit=limit, count=count, window=window, now=int(now))
 
 
 def requests_this_hour(org: Organisation, now: float | None = None) -> int:

@@ -21,12 +21,11 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from shared import rate_limits
+from shared import key_cache, rate_limits
 from shared.rate_limits import redis_client
 from storage_service import clock
 from storage_service.accounts.models import Organisation
@@ -56,6 +55,12 @@ _COUNT_AND_LIMIT = (
     "local hits = redis.call('INCR', KEYS[4])\n"
     "redis.call('EXPIREAT', KEYS[4], ARGV[7])\n" + _COUNT + "return hits\n"
 )
+# The rate limiter's counter alone (KEYS[1], expiring at ARGV[1]), when usage is not counted.
+_LIMIT = """
+local hits = redis.call('INCR', KEYS[1])
+redis.call('EXPIREAT', KEYS[1], ARGV[1])
+return hits
+"""
 # Remove an organisation from the set of those with unflushed hours only if it has none left.
 _FORGET_ORG = """
 if redis.call('SCARD', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
@@ -105,7 +110,9 @@ def count(usage: Count) -> None:
     url = settings.REDIS_URL
     if url and rate_limits.redis_usable(url):
         try:
-            _script(redis_client(url), _COUNT)(keys=usage.script_keys(), args=usage.script_args())
+            rate_limits.registered_script(redis_client(url), _COUNT)(
+                keys=usage.script_keys(), args=usage.script_args()
+            )
             return
         except rate_limits.REDIS_ERRORS as exc:  # an unreachable Redis must not lose the count
             rate_limits.redis_failed(url, exc)
@@ -117,28 +124,49 @@ def count_with_limit(
     *,
     bucket: str,
     window: rate_limits.Window,
-    usage: Count,
+    usage: Count | None,
+    token: str | None = None,
 ) -> int:
     """Count a request against its rate-limit bucket and into usage in one round trip (one
     script in Redis, one statement on PostgreSQL, one transaction on SQLite); return the
-    bucket's new count."""
+    bucket's new count.
+
+    ``token`` is the key cache's token the request's key was answered under: the script counts
+    only if it is current, and raises ``key_cache.Stale`` otherwise (and when Redis cannot be
+    reached: the answer cannot be confirmed).
+    """
     if isinstance(counter, rate_limits.RedisCounter):
         if rate_limits.redis_usable(counter.url):
-            keys = [*usage.script_keys(), counter.key(bucket, window)]
-            args = [*usage.script_args(), window.reset + 60]
-            script = _script(redis_client(counter.url), _COUNT_AND_LIMIT)
             try:
-                return int(script(keys=keys, args=args))
+                return _count_in_redis(counter, bucket, window, usage, token)
             except rate_limits.REDIS_ERRORS as exc:
                 rate_limits.redis_failed(counter.url, exc)
+        if token is not None:
+            raise key_cache.Stale(None)
         counter = counter.fallback  # the database, which every instance shares too
+    if usage is None:
+        return counter.incr(bucket, window)
     also = (adding_sql(RequestRollup._meta.db_table, KEYS, VALUES), list(usage.row()))
     return counter.incr(bucket, window, also=also)
 
 
-@cache
-def _script(client, source: str):
-    return client.register_script(source)
+def _count_in_redis(
+    counter: rate_limits.RedisCounter,
+    bucket: str,
+    window: rate_limits.Window,
+    usage: Count | None,
+    token: str | None,
+) -> int:
+    source, keys, args = _LIMIT, [counter.key(bucket, window)], [window.reset + 60]
+    if usage is not None:
+        source, keys = _COUNT_AND_LIMIT, [*usage.script_keys(), *keys]
+        args = [*usage.script_args(), *args]
+    if token is not None:
+        source = key_cache.checked(source)
+        keys = [*keys, key_cache.token_key(counter.namespace)]
+        args = [*args, *key_cache.token_arguments(token)]
+    script = rate_limits.registered_script(redis_client(counter.url), source)
+    return int(key_cache.reply_of(script(keys=keys, args=args)))
 
 
 def flush(org_id: str | None = None) -> int:
@@ -167,7 +195,7 @@ def _flush(client, org_id: str | None) -> int:
     for name in staging:
         _apply(client, name)
     if org_id is None:
-        forget = _script(client, _FORGET_ORG)
+        forget = rate_limits.registered_script(client, _FORGET_ORG)
         for org in org_ids:
             forget(keys=[_hours_key(org), f"{_ns()}:orgs"], args=[org])
         UsageFlush.objects.filter(flushed_at__lt=clock.now() - timedelta(days=1)).delete()

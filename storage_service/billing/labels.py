@@ -51,10 +51,17 @@ def serves(view: Callable, method: str) -> bool:
 
 def endpoint_label(request: HttpRequest) -> str:
     """The label a request counts under: its route's, or ``other`` when no route serves it."""
+    return _label(request.method or "", request.path_info)
+
+
+# Routes are fixed once the service runs, so a path's label is too; most requests repeat a few
+# paths (listings), and resolving an unknown one walks every route.
+@lru_cache(maxsize=4096)
+def _label(method: str, path: str) -> str:
     try:
-        match = resolve(request.path_info)
+        match = resolve(path)
     except Resolver404:
         return OTHER
-    if not match.url_name or not serves(match.func, request.method or ""):
+    if not match.url_name or not serves(match.func, method):
         return OTHER
-    return f"{request.method} {route_template(match.route, match.url_name)}"
+    return f"{method} {route_template(match.route, match.url_name)}"
