@@ -38,6 +38,8 @@ class Hit:
 def memories_recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     """Return ``org``'s memories that best match ``query``, best first, at most ``limit``."""
     matches = search(org=org, query=query, limit=limit)
+    if not matches:
+        return []  # nothing to read or to mark as used
     fields = ("id", "content", "kind", "tier", "last_used_at")
     held = Memory.objects.for_org(org).only(*fields).in_bulk([m.memory_id for m in matches])
     hits = [

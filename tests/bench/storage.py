@@ -55,8 +55,8 @@ REPORT = VAR / "bench-storage.txt"
 PLANS = VAR / "bench-storage-plans.txt"
 FAILED_LOG = VAR / "bench-storage-gunicorn.log"
 
-# The issue's targets.
-UPLOAD_SHARE_OF_DD = 0.50
+# The issues' targets (issue 13 raised the uploads' from 50%).
+UPLOAD_SHARE_OF_DD = 0.60
 WORKER_PEAK_RSS = 150 * MB
 LIST_P95_MS = 50.0
 SEARCH_P95_MS = 150.0
