@@ -32,7 +32,8 @@ def test_a_credential_sent_any_way_is_kept_nowhere(api, suite, caplog):
             ]
         # A pasted file longer than a memory may be is refused whole (400); nothing of it is kept.
         assert {answer.status_code for answer in answers} <= {200, 400}
-        texts = [answer.content.decode() for answer in answers] + [caplog.text]
+        texts = [text for answer in answers for text in _said(answer.json())]
+        texts += [record.getMessage() for record in caplog.records]  # no line numbers
         texts += Memory.objects.order_by("created_at")[memories:].values_list("content", flat=True)
         for kept in Turn.objects.order_by("created_at")[turns:]:
             texts += [kept.user_message, kept.assistant_response]
@@ -72,3 +73,15 @@ def test_a_message_at_the_length_limit_full_of_credentials_answers_and_keeps_non
     for value in ("Tundra!Moss31", "3f9a7-c21e4", "Kite-Fern-4410"):
         assert value not in answer.content.decode()
         assert not [text for text in kept if value in text]
+
+
+def _said(value: object, key: str = "") -> list[str]:
+    """The strings of an answer, without its ids and timestamps: a short credential ("374", a
+    CVV) would otherwise be found in a memory's id or in the milliseconds of its createdAt."""
+    if isinstance(value, dict):
+        return [text for name, item in value.items() for text in _said(item, name)]
+    if isinstance(value, list):
+        return [text for item in value for text in _said(item, key)]
+    if isinstance(value, str) and not (key == "id" or key.endswith(("Id", "At"))):
+        return [value]
+    return []
