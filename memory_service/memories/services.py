@@ -22,9 +22,10 @@ from memory_service.memories.reconcile import (
     MERGE,
     Relation,
     corrected_memory,
+    reads_as_correction,
     related_memory,
 )
-from memory_service.recall.index import index_entries, unindex
+from memory_service.recall.index import Entry, index_entries, unindex
 from memory_service.tensions.models import Tension
 
 # A working memory stated in this many separate turns is promoted to core.
@@ -76,21 +77,36 @@ def memories_file(
     prints = [fingerprint(candidate.content) for candidate, _ in items]
     filed: dict[int, Memory] = {}
     seen: set[str] = set()
+    # New memories enter the recall index together, in one pass over its blocks, at the end (or
+    # before a correction looks for what it corrects, which reads the index).
+    unindexed: list[Entry] = []
     # Filing in fingerprint order makes concurrent requests that share statements take their row
-    # locks in one order, so that they queue behind each other instead of deadlocking.
+    # locks in one order, so that they queue behind each other instead of deadlocking. The held
+    # ones are locked in that order up front, in one read; each memory filed or merged since
+    # replaces its entry, so a later statement of the batch sees it as it now is.
+    held = {
+        memory.fingerprint: memory
+        for memory in Memory.objects.select_for_update()
+        .filter(organisation=org, fingerprint__in=set(prints))
+        .order_by("fingerprint")
+    }
     for index in sorted(range(len(items)), key=lambda i: (prints[i], i)):
         candidate, origin = items[index]
         filed[index] = _file_one(
             org=org,
             candidate=candidate,
+            held=held.get(prints[index]),
             print_=prints[index],
             origin=origin,
             # A statement repeated within one turn is one turn's worth towards promotion.
             new_turn=origin.source == TURN and prints[index] not in seen,
             filing=filing,
             now=now,
+            unindexed=unindexed,
         )
+        held[filed[index].fingerprint] = filed[index]
         seen.add(prints[index])
+    _index(unindexed)
     for index in range(len(items)):
         if filed[index] not in filing.memories:
             filing.memories.append(filed[index])
@@ -101,13 +117,15 @@ def _file_one(
     *,
     org: Organisation,
     candidate: Candidate,
+    held: Memory | None,
     print_: str,
     origin: Origin,
     new_turn: bool,
     filing: Filing,
     now: datetime,
+    unindexed: list[Entry],
 ) -> Memory:
-    held = Memory.objects.select_for_update().filter(organisation=org, fingerprint=print_).first()
+    """File one candidate; ``held`` is the locked memory of its fingerprint, if there is one."""
     if held is not None:
         return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
     relation = None
@@ -115,9 +133,10 @@ def _file_one(
         relation = related_memory(
             org=org, content=candidate.content, subject=candidate.subject or ""
         )
-    if relation is None and origin.reconcile:
+    if relation is None and origin.reconcile and reads_as_correction(candidate.content):
         # No subject, or one nothing is held on: a correction still names what it corrects
         # ("Kofi's my sous chef these days, Dani left" corrects "Sous chef is Dani").
+        _index(unindexed)  # it finds what it corrects through the index
         corrected = corrected_memory(org=org, content=candidate.content)
         if corrected is not None:
             # The correction is about what it corrects: it takes that memory's subject.
@@ -142,15 +161,21 @@ def _file_one(
                 created_at=now,
                 updated_at=now,
             )
-            index_entries([memory.recall_entry()])
     except IntegrityError:
         held = Memory.objects.select_for_update().get(organisation=org, fingerprint=print_)
         return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
+    unindexed.append(memory.recall_entry())
     filing.stored += 1
     if relation is not None and relation.action == CONTRADICT:
         _open_tension(org=org, older=relation.memory, newer=memory, now=now)
         filing.tensions += 1
     return memory
+
+
+def _index(entries: list[Entry]) -> None:
+    if entries:
+        index_entries(entries)
+        entries.clear()
 
 
 def _merge(
