@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memory_service.extraction.credential_shapes import CUE
+
 _I = re.IGNORECASE
 
 # Laughter, exclamations and emoticons: a clause carrying one is a reaction unless it also says
@@ -15,7 +17,9 @@ _I = re.IGNORECASE
 REACTION = re.compile(
     r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|ha(?: ha)+|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof"
     r"|welp|ffs|rip|istg"
-    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man)(?![\w'])|[:;]-?[)(DPp]\B"
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man"
+    # Laughter as other languages type it: "kkkkk" (Portuguese), "jajaja", "rsrs".
+    r"|k{4,}|ja(?:ja)+|rs(?:rs)+)(?![\w'])|[:;]-?[)(DPp]\B"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
     _I,
@@ -57,7 +61,7 @@ _EVALUATIVE = (
     r"|the worst|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind"
     r"|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
-    r"|not wrong"
+    r"|not wrong|(?:precisely|exactly|just) what i (?:needed|wanted|was after|was looking for)"
 )
 VERDICT = re.compile(
     r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which|she|he|they|shes|hes)"
@@ -69,7 +73,9 @@ VERDICT = re.compile(
 )
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
-    r"^\W*(?:(\w+) (?:is|are) \1\b|it is what it is|(?:such|that'?s) (?:is )?life|c'?est la vie"
+    r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh)\W+)*"
+    r"(?:(\w+) (?:is|are) \1\b|it(?: is|'s) (?:what|whit|wot|wat) it is"
+    r"|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
     r"|.*\bas (?:my (?:\w+ ){0,2}\w+|they) used to say"
     # Idioms that fill a conversation without telling anything about the user.
@@ -91,10 +97,14 @@ _TASK_VERBS = (
     "|describe|show|read|run|print|copy|paste|sort|count|grab|pull|order|cancel|delete|remove"
     "|rename|split|merge|format|polish|improve|simplify|annotate|tag|label|highlight|reply|respond"
     "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
+    "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme"
+    # "right it for me as a letter": "write" as dictation hears it.
+    "|right(?= (?:it|me|us|up|this|that|a|an)\\b)"
 )
 REQUEST = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|also|and|then|right|alright|quick(?:ly)?|just|pls|plz|please|kindly"
     r"|can you|could you|would you|will you|can u|could u|i need you to|i want you to"
+    r"|gonnae|can ye|could ye|wid ye"
     r"|i'?d like you to|i would like you to|go ahead and|let'?s)\b[\s,]*)*"
     # "Write in British English", "answer briefly": a manner is a standing instruction.
     rf"(?:{_TASK_VERBS})\b(?! (?:is|are|was|were|has|have|in|with|like|using|as|only|briefly"
@@ -145,6 +155,13 @@ _PASTED_LINE = re.compile(
     | \d+[.)]\s*$                                   # a numbering on its own
     | (?:def|class|import|from|return|SELECT|INSERT|UPDATE|CREATE|FROM|WHERE|kubectl|docker|git|npm
          |pip|curl|sudo|cd|ls)\b.*
+    | (?i:select|insert\ into|delete\ from|create\ (?:table|index|view)|where|group\ by|order\ by
+         |(?:left\ |inner\ |outer\ )?join|having|union)\s+\S.*  # SQL in any case
+    | (?i:from)\s+[\w.]+(?:\s+\w+)?\s*$             # "from orders o"
+    | .*=>.*                                        # arrow functions
+    | [\w.]+\(.*\)\W*$                              # a call: "setItems(data.filter(...))"
+    | [^|\n]*\|[^|\n]*\|.*                          # rows with columns split by bars
+    | (?=(?:.*\b[A-Z]{2,}\b){3})(?=.*\d).*          # device output: "ERR 032 ISO FAULT 0.8MOhm"
     )""",
     re.VERBOSE,
 )
@@ -159,6 +176,14 @@ _POINTS_AT_PASTE = re.compile(r"^(?:\S+\s+){0,10}(?:this|these|here|below)\b[^.!
 def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> bool:
     """Tell whether a blank line separates line ``index`` from the next one."""
     return "\n\n" in text[lines[index][1] : lines[index + 1][0] + 1]
+
+
+# One line of SQL is a paste on its own: "select * from events where n > 10".
+_SQL_STATEMENT = re.compile(
+    r"^\s*(?:select\s.+\sfrom\s+\S|insert\s+into\s+[\w.]+\s*[(v]|update\s+[\w.]+\s+set\s"
+    r"|delete\s+from\s+[\w.]+\s)",
+    re.I,
+)
 
 
 def pasted_spans(text: str) -> list[tuple[int, int]]:
@@ -186,7 +211,8 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
         run = index
         while run < len(lines) and _PASTED_LINE.match(lines[run][2]):
             run += 1
-        if run - index >= 2:
+        if run - index >= 2 or _SQL_STATEMENT.match(line):
+            run = max(run, index + 1)
             first = start
             # "getting this when i ping the server" introduces the run that follows it.
             if index and _POINTS_AT_PASTE.search(lines[index - 1][2]):
@@ -313,4 +339,6 @@ def is_anchorless(content: str, prose: bool) -> bool:
     if not prose:
         return False  # texting drops pronouns ("ci runs on github actions"): no evidence either way
     content = _AS_EVER.sub("", content)
-    return not _ANCHOR.search(content) and not _CONCRETE.search(content)
+    # A statement that names a credential ("the alarm code is the same for both panels") is about
+    # the user's own setup, never a saying.
+    return not (_ANCHOR.search(content) or _CONCRETE.search(content) or CUE.search(content))

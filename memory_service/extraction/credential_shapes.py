@@ -11,7 +11,11 @@ import re
 # Cues that name a credential outright: after "password" even a plain word is the secret.
 STRONG = (
     r"pass(?:word|wd|wrd|owrd|wort|word's|phrase|code|key)?s?|pasword|paswd|pword|pswd|pwd|pw|p/w"
-    r"|pins?(?:\s*(?:code|number|no|#))?|cvv2?|cvc|csc|combo|combination"
+    r"|pins?(?:\s*(?:code|number|no|#))?|pinn|puk2?(?:\s*codes?)?|cvv2?|cvc|csc|combo|combination"
+    # "the code for the night door", "the number to the key safe"
+    r"|(?:codes?|numbers?|combos?)\s+(?:for|to|on|of)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+    r"(?:[\w'-]+\s+){0,2}(?:doors?|gates?|alarm|safe|locker|lock|padlock|garage|building"
+    r"|entrance|barrier|shed|keypad|lock ?box|key ?safe|key ?box)"
     r"|(?:alarm|gate|door|safe|locker|voicemail|garage|entry|access|keypad|lock ?box|key ?box"
     r"|key ?safe|building|lock|padlock|unlock|security|verification|recovery|backup|admin|wifi"
     r"|wi-fi|alarm system|front door|back door|side door|house|apartment|intercom|buzzer)"
@@ -77,7 +81,8 @@ NOT_VALUES = frozenset(
     same with without from by via into as if then than i me we us you they he she them him
     against over under about after before through across behind between during within per like
     manager managers vault app apps page pages screen field box prompt policy policies reset resets
-    rotation rules rule change changes every each all any some one two three four five
+    rotation rules rule change changes every each all any some one two three four five six seven
+    eight nine ten twelve sixteen twenty
     lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
     bitwarden dashlane authy redacted
     """.split()  # noqa: SIM905 - a word list reads better as words
@@ -155,9 +160,9 @@ SPELLING = re.compile(
     r"(?:\w{1,5}\b[\s,;-]*){0,3}){2,}[^.;\n]*",
     re.I,
 )
-DIGIT_WORDS = re.compile(
-    r"\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b[\s,-]*){3,}", re.I
-)
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
+# Digits read out as words, three or more; the blank after the last one is not part of it.
+DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
 # "token=abc123", "pw:hunter2": the value is what follows the name.
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
 SEPARATORS = frozenset(("is", "was", "are", "it's", "its", "=", "->", "reads", "says"))
@@ -191,6 +196,23 @@ VALUE_FIRST = re.compile(
     rf"(?:my|the|our|your|his|her|their)\s+(?:new\s+|current\s+|old\s+)?(?:[\w-]+\s+){{0,2}}"
     rf"(?:{STRONG})(?![\w-])",
     re.I,
+)
+# A number that lets someone in: "3321 gets you through the barrier", "the lock opens at 6082".
+OPENS = (
+    re.compile(
+        r"(?<!\S)(?P<value>\d{3,8}[#*]?)\s+(?:gets|lets|will get|will let)\s+(?:you|us|me|them"
+        r"|people|anyone)\s+(?:in|into|through|past|inside)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:opens|unlocks|releases|disarms)\s+(?:at|with|on|to|for)\s+(?P<value>\d{3,8}[#*]?)"
+        r"(?![\w:.]\d)",
+        re.I,
+    ),
+    re.compile(
+        r"(?<!\S)(?P<value>\d{3,8}[#*]?)\s+(?:opens|unlocks|disarms)\s+(?:the|it|my|our|both)\b",
+        re.I,
+    ),
 )
 # One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".
 DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,3}(?![\w-])")

@@ -37,6 +37,7 @@ from memory_service.extraction.credential_shapes import (
     NOT_VALUE_SHAPES,
     NOT_VALUES,
     NUMBER_CONTEXT,
+    OPENS,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
     REFERENCE,
@@ -100,7 +101,7 @@ def password_shaped(token: str) -> bool:
     )
 
 
-def _plain_value(token: str) -> bool:
+def plain_value(token: str) -> bool:
     """Tell whether ``token`` may be a password after a strong cue ("password hunter").
 
     A plain word ending in "-ed" or "-ing" is the verb of the sentence ("the seed phrase is
@@ -193,7 +194,7 @@ def _introduced_value(
             continue
         if introduced:
             colon = text[cue_end : cue_end + 1] in (":", "=") or previous.endswith((":", "="))
-            if not (_plain_value(raw) or (colon and word and word not in DETERMINERS)):
+            if not (plain_value(raw) or (colon and word and word not in DETERMINERS)):
                 return []
             # A spelling runs to the end of the sentence; other values to the end of their clause.
             end = sentence_end
@@ -240,7 +241,7 @@ def _login_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
         value = pair.group("value")
         if not name or name in NOT_VALUES:
             continue
-        if value_like(value) or (cued and pair.group("blank") and _plain_value(value)):
+        if value_like(value) or (cued and pair.group("blank") and plain_value(value)):
             spans.append(pair.span("value"))
     return spans
 
@@ -253,9 +254,9 @@ def credential_spans(text: str) -> list[Span]:
         spans += _login_spans(sentence, text)
         spans += [
             m.span("value")
-            for pattern in (VALUE_FIRST, FOR_ACCOUNT)
+            for pattern in (VALUE_FIRST, FOR_ACCOUNT, *OPENS)
             for m in pattern.finditer(text, sentence[0].start(), sentence[-1].end())
-            if _plain_value(m.group("value"))
+            if plain_value(m.group("value"))
         ]
         start, end = sentence[0].start(), sentence[-1].end()
         if CUE.search(text, start, end):

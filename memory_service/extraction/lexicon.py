@@ -68,7 +68,7 @@ SMALL_TALK_FORMULA = re.compile(
 
 THANKS_CLOSER = re.compile(
     r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]"
-    r"|ta))\W*$",
+    r"|ta)(?: (?:heaps|a heap|a million|a bunch|a ton|so much|muchly|mate|again))?)\W*$",
     _I,
 )
 
@@ -88,7 +88,8 @@ HYPOTHETICAL_ANY = re.compile(
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
     r"|^\W*(?:might|may|could) (?!not\b)\w+"
-    r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$"
+    r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$|\bmaybe\W*$"
+    r"|\b(?:half a mind|a good mind|a mind) to\b"
     r"|\b(?:i was|was) thinking (?:maybe|of|about)\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
     r"\b(?:someday|some day|one day(?! (?:a|per|each|every)\b)|eventually|at some point)\b"
@@ -135,7 +136,9 @@ TRANSIENT = re.compile(
     r"|\b(?:about to|gonna|going to) (?:head|go|leave|sleep|eat|start|jump|hop)\b"
     r"|^\W*(?:at|in) (?:the|a) (?:airport|station|office|gym|hospital|doctor'?s|dentist|cafe|pub)\b"
     r"|^\W*(?:so+ |really |super )?(?:tired|exhausted|sleepy|hungry|starving|wiped|knackered|fried"
-    r"|soaked|freezing|bored|sick|stuffed|shattered)\b|\bon my phone\b|\bjust (?:finished|got back"
+    r"|soaked|freezing|bored|sick|stuffed|shattered)\b|^\W*on my phone\b"
+    r"|\b(?:i'?m|im|am|typing|writing|composing|replying|texting|this|it) on my phone\b"
+    r"|\bjust (?:finished|got back"
     r"|came back|woke up|arrived|walked in|sat down)\b|^\W*(?:sitting|standing|waiting|lying"
     r"|walking|driving|heading|queueing|queuing|commuting)\b|\b(?:in|on) (?:the )?(?:train|bus"
     r"|plane|tram|subway|metro|s-bahn|u-bahn|taxi|cab)\b|\b(?:is|'s) jammed\b|\blast night\b"
@@ -145,8 +148,10 @@ TRANSIENT = re.compile(
     r"|\b(?:hrs|hours) sleep\b|\bovernight\b|\bas (?:i type|we speak)\b|\bthis wk\b"
     r"|\bjust (?:\w+ed|threw|got|had|came|went|saw|told|ate|sent|made|took|broke|left|ran|fell"
     r"|woke)\b"
-    r"|\b(?:is|'s|are) (?:out|dead)\b|\bsince \d{1,2} ?(?:am|pm)\b|\bon the day\b"
-    r"|\b(?:power|internet|wi-?fi|electricity|water|heating)(?:'s| is)? (?:off|out|down)\b"
+    r"|\b(?:is|'s|are) (?:out|dead)\b|\bon the day\b"
+    r"|\bsince \d{1,2}(?: ?(?:am|pm|o'?clock))?(?![\d:.])\b(?! ?(?:years?|yrs?|months?|weeks?))"
+    r"|\b(?:power|internet|wi-?fi|electricity|water|heating)(?:'s|s| is| has)?(?: been)?"
+    r" (?:off|out|down)\b|\bthe noo\b|\b(?:is|are|was|'s) (?:running )?late\b"
     r"|\b(?:bit|a bit|rather|so|absolutely|totally)"
     r" (?:frazzled|shattered|knackered|wiped|exhausted)"
     r"|\b(?:heavy|long|rough|busy|hectic|mad|crazy) (?:morning|day|night|week|shift|afternoon)\b"
@@ -156,7 +161,7 @@ TRANSIENT = re.compile(
     r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b"
     r"|\bsince (?:midnight|this morning|morning|lunch|last night|dawn)\b"
     r"|\b(?:i'?ll|i will) be (?:away|off|out)\b|\bout of (?:the )?office\b"
-    r"|\b(?:going|off|heading) to (?:bed|sleep)\b|\bback in (?:\d+|five|ten|two|a few)\b"
+    r"|\b(?:going|off|heading) to (?:bed|sleep)\b|\bback in (?:\d{1,2}|five|ten|two|a few)\b"
     r"|\bon hold (?:with|for)\b|\b(?:in|on) (?:a|the|my) \w+ (?:meeting|call|mtg)\b"
     r"|\bwriting (?:this |to you )?from\b"
     r"|\b(?:i'?m|i am) (?:currently |absolutely |completely )?(?:buried|swamped|snowed under"
@@ -222,7 +227,7 @@ VAGUE = re.compile(
     r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
     r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
-    r"|a bit of everything"
+    r"|a bit of everything|bits and bobs|odds and ends"
     r"|mixed bag|depends)\b",
     _I,
 )

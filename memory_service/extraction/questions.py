@@ -23,7 +23,11 @@ _SUBJECTS = (
     rf"(?:{_PERSONS}|my|our|your|ur|the|teh|a|an|this|that|these|those|any|all"
     r"|(?-i:[A-Z][a-z]\w*))"
 )
-_WH = r"(?:what|whats|wat|wut|where|wheres|when|whens|who|whos|whom|whose|why|whys|which|how|hows)"
+# With the spellings of texting and dialect ("wats", "whit's", "wot").
+_WH = (
+    r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|where|wheres|when|whens|who|whos|whom"
+    r"|whose|why|whys|which|how|hows)"
+)
 _WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if)"
 # Forms that open the sentence (after ``_LEAD``): inverted auxiliaries and question words.
 _OPENING = (
@@ -42,7 +46,8 @@ _OPENING = (
 _EMBEDDED = "|".join(
     (
         rf"i wonder|i was wondering|i'?m wondering|just wondering|wondering {_WH_CLAUSE}",
-        r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to )?know|want to know",
+        r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to |love to )?know"
+        r"|want to know",
         rf"need to know {_WH_CLAUSE}",
         # Spanish, which bilingual users slip into mid-conversation.
         r"^\W*(?:c[óo]mo se|c[óo]mo (?:puedo|hago|le)|cu[áa]nto|cu[áa]ndo|d[óo]nde"
@@ -53,6 +58,11 @@ _EMBEDDED = "|".join(
         # Elliptic questions: "best json lib for go", "postgres or mysql for this".
         r"^\W*(?:best|good|fastest|recommended|cheapest) \w+(?: \w+)? for\b",
         r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
+        # "ketamine vs midaz for excited delirium": a comparison asked for.
+        r"^\W*[\w.-]+ (?:vs\.?|versus) [\w.-]+\b",
+        # "need epi dose, pedi anaphylaxis": a figure asked for in shorthand.
+        r"^\W*(?:need|want|looking for) (?:the |a |an )?(?:[\w-]+ )?(?:dose|dosage|dosing|formula"
+        r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate)\b",
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
         rf"(?:remind|tell|show|teach) me (?:{_WH_CLAUSE[3:-1]}|about)\b",
@@ -60,7 +70,7 @@ _EMBEDDED = "|".join(
         r"do you know|d'?you know|u know (?:if|whether|how|what|where|when)",
         r"any (?:idea|ideas|clue)",
         rf"(?:tell me|let me know|lemme know) (?:the|{_WH_CLAUSE[3:-1]})\b",
-        r"\bdiff(?:erence)? (?:between|of)\b|\bi (?:want|wanted|would like) to ask\b",
+        r"\bdiff(?:erence)? (?:between|of|b/w|btwn|btw)\b|\bi (?:want|wanted|would like) to ask\b",
         # Asking for an opinion, a pointer or help, worded as a statement.
         r"^\W*(?:how come|what about|thoughts on|opinions? on)\b",
         r"^\W*your (?:take|thoughts|opinion) on\b",

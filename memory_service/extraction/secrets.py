@@ -8,7 +8,13 @@ import math
 import re
 from collections import Counter
 
-from memory_service.extraction.credentials import credential_spans, sentence_spans, value_spans
+from memory_service.extraction.credential_shapes import NOT_VALUES
+from memory_service.extraction.credentials import (
+    credential_spans,
+    plain_value,
+    sentence_spans,
+    value_spans,
+)
 from memory_service.extraction.segment import overlapping
 
 REDACTED = "[redacted]"
@@ -70,16 +76,6 @@ _SSN = re.compile(
 _URL_CREDENTIALS = re.compile(r"://(?:[^/\s:@]*:(?P<value>[^@\s/]+)|(?P<token>[^/\s:@]{16,}))@")
 
 # Words that follow "password is" without being a password ("my password is too short").
-_NOT_VALUES = frozenset(
-    """
-    a an the my our your his her their its this that these those it there here below above
-    following not no still too very so same secure strong weak long short safe required needed
-    stored saved kept in on at of for to and or but set changed reset expired missing wrong
-    correct incorrect different empty blank private public secret hidden encrypted hashed now
-    also just always never managed rotated written somewhere unknown visible shared none valid
-    invalid being been what which where who how when why easy hard simple complicated protected
-    """.split()  # noqa: SIM905 - a word list reads better as words
-)
 # What a credential setting may be set to without holding one.
 _ASSIGNED_NON_VALUES = frozenset(
     [
@@ -159,9 +155,11 @@ def _value_span(match: re.Match[str], strong: bool) -> tuple[int, int] | None:
         return start, _CLAUSE_END.search(match.string, start).start()
     # After ":" or "=" a value is introduced as such, so only a determiner is not one.
     introduced = match.group("separator") in (":", "=")
-    stop = _DETERMINERS if introduced else _NOT_VALUES
+    stop = _DETERMINERS if introduced else NOT_VALUES
     if not stripped or stripped.startswith("[redacted") or stripped.lower() in stop:
         return None
+    if not introduced and not plain_value(stripped):
+        return None  # "the password is printed on the router": a verb, not a value
     if stripped.isdigit() and _UNITS_AFTER_NUMBER.match(match.string, end):
         return None
     if not strong:
@@ -202,7 +200,7 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
     for match in _ASSIGNMENT.finditer(text):
         group = next(g for g in ("dq", "sq", "value") if match.group(g) is not None)
         value = match.group(group).strip().lower()
-        if value not in _ASSIGNED_NON_VALUES and (group != "value" or value not in _NOT_VALUES):
+        if value not in _ASSIGNED_NON_VALUES and (group != "value" or value not in NOT_VALUES):
             spans.append(match.span(group))
     for match in _URL_CREDENTIALS.finditer(text):
         spans.append(match.span("value" if match.group("value") else "token"))

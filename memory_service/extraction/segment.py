@@ -13,6 +13,11 @@ _BOUNDARY = re.compile(
     r"[.!?]+[\"')\]]*(?=\s)|\n"
     # A run of emoji closes what came before it ("my bias is Felix 😭😭 istg ...").
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+(?=\s)"
+    # Punctuation spoken to a dictation app ("I'm an agent in Phoenix period I mostly work ..."),
+    # where what follows starts a clause of its own. At a message's end it is left as it was said.
+    r"|(?P<spoken>\s+(?:full stop|period|exclamation (?:mark|point)|new (?:line|paragraph))"
+    r"(?=\s+(?i:i|i'm|im|my|we|our|the|it|it's|so|and|also|but|please|pls|thanks|thank|he|she"
+    r"|they|you|that|this|there|no|yes|oh|ok|okay|then|anyway|when|whenever|if|always|never)\b))"
 )
 _ABBREVIATIONS = frozenset(
     (
@@ -81,7 +86,7 @@ def sentences(text: str, secrets: list[Span]) -> list[Span]:
     spans: list[Span] = []
     start = 0
     for match in _BOUNDARY.finditer(text):
-        end = match.end()
+        end = match.start() if match.group("spoken") else match.end()
         if _inside(match.start(), secrets):
             continue
         if match.group() == ".":
@@ -96,7 +101,7 @@ def sentences(text: str, secrets: list[Span]) -> list[Span]:
         piece = _trim(text, start, end)
         if piece:
             spans.append(piece)
-        start = end
+        start = match.end()
     piece = _trim(text, start, len(text))
     if piece:
         spans.append(piece)

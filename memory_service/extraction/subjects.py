@@ -63,12 +63,22 @@ def _lexicon(text: str) -> str | None:
     return None
 
 
+# Words that date a subject rather than name it: "my new advisor" and "my advisor" are one subject,
+# and so are "the go-to now" and "the go-to".
+_DATING = re.compile(
+    r"^(?:(?:new|current|old|former|latest|present|usual|main|own)\s+)+"
+    r"|(?:\s+(?:now|anymore|any more|these days|nowadays|again|too|also|still|today|lately))+$"
+)
+
+
 def _from_patterns(text: str) -> str | None:
     """Return the noun phrase that a pattern rule names as the subject, if any."""
     for pattern in _PATTERNS:
         match = pattern.search(text)
         if match and match.group(1) not in _NOT_SUBJECTS:
-            phrase = match.group(1).strip()
+            phrase = _DATING.sub("", match.group(1).strip())
+            if not phrase or phrase in _NOT_SUBJECTS:
+                continue
             # "my dog is ..." is about a pet: the lexicon has the common name of the phrase.
             return _lexicon(phrase) or phrase
     return None

@@ -28,7 +28,11 @@ _CORRECTION = re.compile(
     r"\b(actually|no longer|any ?more|any longer|no more|instead|switched|moved|changed|now|not"
     r"|rather than|from now on|these days|nowadays|left|new|used to|replaced|come round to"
     r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over|pushed (?:back )?to"
-    r"|postponed|brought forward|shifted to|relocated|got rid of|dropped|sold)\b|^\s*no\b",
+    r"|postponed|brought forward|shifted to|relocated|got rid of|dropped|sold|migrated|gave up"
+    r"|given up|back (?:on|to)|went back|upgraded|downgraded|swapped|ditched|retired|closed"
+    r"|(?:works?|worked) better|better value"
+    # The same in dialect and in the languages users slip into: "noo", "nae mair", "ya no", "ahora".
+    r"|noo|nae mair|nae more|ya no|ahora|cambi[ée])\b|^\s*no\b",
     re.IGNORECASE,
 )
 

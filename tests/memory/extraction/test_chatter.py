@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from memory_service.extraction.candidates import QUESTION, SMALL_TALK, TOO_VAGUE, TRANSIENT
+from memory_service.extraction.candidates import (
+    HYPOTHETICAL,
+    QUESTION,
+    SMALL_TALK,
+    TOO_VAGUE,
+    TRANSIENT,
+)
 from memory_service.extraction.rules import extract
 
 
@@ -52,6 +58,21 @@ def test_a_standing_instruction_is_kept(message):
         ("as my mother used to say, a rolling stone gathers no moss.", SMALL_TALK),
         ("Moin!", SMALL_TALK),
         ("I've been doing some stuff with models lately.", TOO_VAGUE),
+        ("kkkkkk that video", SMALL_TALK),
+        ("jajaja no way", SMALL_TALK),
+        ("sweet as thanks heaps", SMALL_TALK),
+        ("ach, it is whit it is", SMALL_TALK),
+        ("that is precisely what I needed.", SMALL_TALK),
+        ("chuck together a packing list for the weekend", TRANSIENT),
+        ("chart this as bars for the board meeting", TRANSIENT),
+        ("gonnae gie us a template for a reference letter", TRANSIENT),
+        ("right it for me as an email to the landlord", TRANSIENT),
+        ("select name, total from invoices where total > 100", TRANSIENT),
+        ("the boiler's been out since 6", TRANSIENT),
+        ("The delivery is running late again.", TRANSIENT),
+        ("I'll try the new route to work next month maybe", HYPOTHETICAL),
+        ("I've half a mind to sell the car.", HYPOTHETICAL),
+        ("I'm into bits and bobs.", TOO_VAGUE),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -68,6 +89,9 @@ def test_chatter_is_not_filed(message, reason):
         "ci runs on github actions.",
         "Ella has been vegetarian since last summer.",
         "Hate foams.",
+        "I have lived in Porto since 12 years.",
+        "Update on the garden: the roses are in the north bed now.",
+        "I keep my lecture notes on my phone.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -86,6 +110,12 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "I should like to know how one changes the font size on an iPad.",
         "do u know if trains run on sunday",
         "I have a question to you: how can I make the Gradle build cache shared",
+        "whit's the best sealant fur a shower tray",
+        "wats the going rate for a bathroom refit",
+        "I'd love to know whether sourdough keeps better in the fridge",
+        "ibuprofen vs paracetamol for a sprained ankle, current advice",
+        "diff b/w a roth and a traditional ira",
+        "need amoxicillin dose for a 14kg child",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):

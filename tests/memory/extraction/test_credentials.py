@@ -43,6 +43,13 @@ CREDENTIALS = [
         " engine vendor",
         "mirror jungle dinner",
     ),
+    ("my phone pinn is 5082", "5082"),
+    ("The PUK for the work SIM is 61724093.", "61724093"),
+    ("The code for the back gate at the yard is 1984*", "1984"),
+    ("the number to the key safe is 3301", "3301"),
+    ("4417 gets you through the car park barrier.", "4417"),
+    ("The padlock on the shed opens at 2756.", "2756"),
+    ("the bike lock pin is three one four one", "three one four one"),
 ]
 
 
@@ -54,6 +61,11 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
     assert value not in extraction.rejected[0].content
     assert "[redacted]" in extraction.rejected[0].content
     assert value not in redact(message)
+
+
+def test_digits_read_out_are_redacted_without_the_blank_after_them():
+    [rejection] = extract("my card pin is two two seven one so don't lose it").rejected
+    assert rejection.content == "my card pin is [redacted] so don't lose it"
 
 
 def test_the_rest_of_a_message_with_a_credential_is_still_learned():
@@ -79,6 +91,11 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "I prefer ed25519 SSH keys.",
         "I keep API keys in GitHub secrets.",
         "My login for work uses SSO through Okta.",
+        "My tablet passcode is six digits rather than four.",
+        "The wifi password is printed on the back of the modem.",
+        "The alarm code is the same for both doors.",
+        "I bought a lifetime licence for my editor back in 2019.",
+        "I keep the same password manager vault on my phone and my laptop.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

@@ -44,6 +44,19 @@ def test_a_question_without_its_question_mark_is_still_a_lookup():
     assert extract("Can you remind me what we decided about the deploy day").lookup
 
 
+def test_punctuation_spoken_to_a_dictation_app_ends_a_sentence():
+    extraction = extract("I'm a nurse in Leeds period I mostly work nights full stop")
+    assert [c.content for c in extraction.candidates] == [
+        "I'm a nurse in Leeds",
+        "I mostly work nights full stop",
+    ]
+
+
+def test_a_trial_period_is_not_a_spoken_full_stop():
+    [candidate] = extract("Our trial period is ninety days for new hires.").candidates
+    assert candidate.content == "Our trial period is ninety days for new hires."
+
+
 def test_a_question_mark_inside_a_url_is_not_a_question():
     extraction = extract("Our docs live at https://example.com/docs?page=2 for everyone.")
     assert not extraction.lookup

@@ -58,6 +58,18 @@ def test_pattern_rules_name_the_subject_the_lexicon_lacks(text, subject):
     assert subject_of(text) == subject
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("My advisor is Professor Lim.", "My new advisor is Professor Choi."),
+        ("The 35mm is my go-to lens.", "The 50mm is my go-to lens now."),
+        ("I live in Pune.", "Now I have shifted to Bangalore."),
+    ],
+)
+def test_words_that_date_a_statement_do_not_change_its_subject(first, second):
+    assert subject_of(first) == subject_of(second) is not None
+
+
 def test_a_relative_with_a_personal_topic_gets_a_compound_subject():
     assert subject_of("My son Leo is allergic to cats.") == "son allergy"
     assert subject_of("I'm allergic to peanuts.") == "allergy"

@@ -22,6 +22,10 @@ pytestmark = pytest.mark.django_db
         ("Sous chef is Dani, allergic to shellfish.", "Kofi's my sous chef these days, Dani left."),
         ("I drink my coffee black.", "I no longer drink coffee black, oat milk is my thing."),
         ("My team lead is Ros.", "Ros has left; Marcus is my team lead."),
+        ("My advisor is Professor Lim.", "My new advisor is Professor Choi."),
+        ("We keep the accounts in Sage.", "We migrated the accounts from Sage to Xero."),
+        ("I have an allotment on Mill Lane.", "I gave up the allotment on Mill Lane."),
+        ("The van is a white Transit.", "the van's a blue Vivaro noo, selt the Transit"),
     ],
 )
 def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):
