@@ -45,7 +45,7 @@ MANAGEMENT = re.compile(
     r"|i write (?:this |it )?here\b"
     # An announcement with nothing after it: "Quick brain dump before my next call."
     r"|(?:a |some |quick |a quick |a few )?(?:brain ?dump|update|updates|things|notes|news)"
-    r"(?: (?:on|about|before|for|from)\b[^,;:]{0,40})?[.!]*$"
+    r"(?: (?:on|about|before|for|from|while)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
     r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
     r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,60}[.!?]*$)",
@@ -67,7 +67,7 @@ VERDICT = re.compile(
     r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which|she|he|they|shes|hes)"
     r"(?:'s|s| is| was| are|'re| sounds| looks| seems"
     r"| feels)|(?:you|u)(?:'re| are|r|'ve been| have been)|ur|you (?:rock|rule)|what a)\s+"
-    r"(?:so |really |very |pretty "
+    r"(?:so |really |very |pretty |genuinely |honestly |simply |utterly |quite |rather |bloody "
     rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b|what a\b)",
     _I,
 )
@@ -97,7 +97,10 @@ _TASK_VERBS = (
     "|describe|show|read|run|print|copy|paste|sort|count|grab|pull|order|cancel|delete|remove"
     "|rename|split|merge|format|polish|improve|simplify|annotate|tag|label|highlight|reply|respond"
     "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
-    "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme"
+    "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme|scale|rephrase|reword|do the needful"
+    # Spanish imperatives: "escribe un text para mi jefa", "hazme una lista", "pásame la receta".
+    "|escribe|escr[íi]beme|hazme|haz|p[áa]same|dame|m[áa]ndame|traduce|trad[úu]ceme|resume|redacta"
+    "|ay[úu]dame|ap[úu]ntalo|gu[áa]rdalo|tighten|trim|condense|soften|punch up"
     # "right it for me as a letter": "write" as dictation hears it.
     "|right(?= (?:it|me|us|up|this|that|a|an)\\b)"
 )
@@ -145,6 +148,9 @@ _PASTED_LINE = re.compile(
     | at\ [\w$.]+\(                                 # stack frames
     | File\ ".*",\ line\ \d+                       # Python tracebacks
     | Traceback\b|(?:\w+\ )?(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
+    | (?i:panic|fatal|error|exception|warning|segfault|err)\b\s*[:\[(].*  # "panic: runtime error"
+    | \[.*\]\s*$                                     # "[signal SIGSEGV: segmentation violation]"
+    | (?i:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d.*  # a row per day: "Mon 8 orders £74.20"
     | [\w.\-"'\ ]{1,24}:\s.*                       # "CPU: AMD Ryzen 7" (in a run of lines)
     | .*\S\ {3,}\S.*                                # columns aligned with runs of blanks
     | \[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE|CRITICAL)\]?\b
@@ -162,6 +168,7 @@ _PASTED_LINE = re.compile(
     | [\w.]+\(.*\)\W*$                              # a call: "setItems(data.filter(...))"
     | [^|\n]*\|[^|\n]*\|.*                          # rows with columns split by bars
     | (?=(?:.*\b[A-Z]{2,}\b){3})(?=.*\d).*          # device output: "ERR 032 ISO FAULT 0.8MOhm"
+    | (?=(?:.*\b[A-Z]{2,}\b){2})(?=.*\d\.\d).*       # readings: "GRID V 247.3 FREQ 50.01"
     )""",
     re.VERBOSE,
 )
@@ -258,7 +265,9 @@ APOLOGY = re.compile(
 LEAD_IN = re.compile(
     r"^(?![^:]*\b(?:lessons?|learn(?:ed|t)?|rule|tip|takeaway|til|note to self|i|i'?m|we|my|our)\b)"
     r"(?!.*\d)"
-    r"(?:[A-Za-z'-]+ ){0,5}[A-Za-z'-]+:\s+(?=\S)(?!.*\b(?:is|are|was|am)\b[^:]*:)",
+    # One or two words before a colon name a topic ("Answers: bullets only"), so they stay.
+    r"(?:(?:[A-Za-z'-]+ ){2,5}[A-Za-z'-]+|again|reminder|note|update|ps|fyi|also):\s+(?=\S)"
+    r"(?!.*\b(?:is|are|was|am)\b[^:]*:)",
     _I,
 )
 _FIRST_WORDS_THAT_STATE = frozenset(

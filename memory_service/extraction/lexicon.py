@@ -25,7 +25,8 @@ hi|hello|hey|hiya|howdy|yo|greetings|morning|evening|thanks|thx|ty|ta|cheers|ok|
 great|awesome|perfect|brilliant|wow|whoa|oh|ooh|aww|aw|ah|ahh|ha|haha|hahaha|hah|heh|hehe|lol|lmao|
 rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure|alright|sweet|
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
-oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno
+oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
+kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello
 """
 _OPENER_ALTERNATION = "|".join(
     p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
@@ -45,6 +46,7 @@ SOCIAL_WORDS = word_set(
     works day night weekend week everyone guys folks friend buddy mate pal back as ever bit quite
     pretty super worries problem appreciated no hope doing going right help today time everything
     earlier work job chat talk soon care later i i'm appreciate rock take exactly needed depends
+    dear darling
     whatever agree see know understand understood noted helpful useful glad happy excited
     anytime definitely absolutely totally course what wanted fine idea clue sure maybe guess
     """
@@ -62,7 +64,15 @@ SMALL_TALK_FORMULA = re.compile(
     r"|(?:lovely|nice|beautiful|gorgeous|terrible|awful|horrible|crazy) weather"
     r"|happy (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|holidays|new year)"
     r"|how (?:are|is) (?:you|it going|things)|let me (?:think|see|check|try|look)\b"
-    r"|never ?mind\b|forget (?:it|that)\b|no matter\b)",
+    r"|never ?mind\b|forget (?:it|that)\b|no matter\b"
+    # Keeping a secret between friends, and remarks others make about the user.
+    r"|(?:and |but |pls |please )?(?:don'?t|dont|do not) tell (?:anyone|anybody|nobody|no one"
+    r"|a soul)\b|(?:my |the |our )?[\w']+ (?:says|said|reckons|thinks) (?:i|i'm|im|i am|me)\b"
+    r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
+    r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck|don'?t judge(?: me)?\b"
+    # A letter's sign-off: "Love, June", "Cheers, Dave".
+    r"|(?:love|lots of love|all my love|best|best wishes|kind regards|regards|cheers|yours"
+    r"|yours truly|hugs|xo+),?\s+(?:[\w'.-]+\s*){1,3}\W*$)",
     _I,
 )
 
@@ -87,6 +97,10 @@ HYPOTHETICAL_ANY = re.compile(
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
+    # A plan not yet real: "I'm going to have a biscuit", "we're gonna repaint the hall".
+    r"|\b(?:i'?m|im|i am|we'?re|we are) (?:going to|gonna)\b"
+    # The same in Spanish, as bilingual users slip into it: "si me dan el raise", "estoy pensando".
+    r"|^\W*si (?:me|te|le|nos|tengo|puedo|gano|consigo)\b|\bestoy pensando en\b"
     r"|^\W*(?:might|may|could) (?!not\b)\w+"
     r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$|\bmaybe\W*$"
     r"|\b(?:half a mind|a good mind|a mind) to\b"
@@ -169,7 +183,13 @@ TRANSIENT = re.compile(
     r"|knackered|shattered|wiped|frazzled)\b"
     r"|\bin \d+ (?:hours?|hrs|minutes?|mins)\b|\b\d+ (?:hours?|hrs|minutes?|mins) into\b"
     r"|^\W*just (?:back|home|in|out|off|up)\b"
-    r"|^\W*(?:in|at|on) (?:a|an|the) \w+ (?:in|at|on|with|outside|near)\b",
+    r"|^\W*(?:in|at|on) (?:a|an|the) \w+ (?:in|at|on|with|outside|near)\b"
+    r"|\bwaiting (?:on|for)\b|\bout there\W*$"
+    r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"
+    r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out)\b"
+    # Now and today in the languages users slip into.
+    r"|\b(?:hoy|ahorita|ahora mismo|hoje|aujourd'hui|heute|oggi|vandaag)\b"
+    r"|\ben el (?:bus|metro|tren|carro|coche|uber|tr[aá]fico)\b",
     _I,
 )
 
@@ -295,6 +315,13 @@ FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
 DISCOURSE_SUFFIX = re.compile(
     r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+|tho|though"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+))+\W*$",
+    _I,
+)
+# Fillers left out of a kept statement ("By the way, I live in Lisbon." keeps "I live in Lisbon.");
+# the others of DISCOURSE_PREFIX ("honestly", "lowkey") colour the statement and stay in it.
+LEFT_OUT_PREFIX = re.compile(
+    r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|oh|fyi|just fyi"
+    r"|for the record|just so you know|reminder|lol|hey)\b\s*[,:\-]?\s+)+",
     _I,
 )
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").

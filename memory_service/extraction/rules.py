@@ -254,7 +254,10 @@ def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
     if _is_request_of_the_moment(content):
         out.rejected.append(Rejection(content, TRANSIENT))
         return
-    content = lx.DISCOURSE_SUFFIX.sub("", body) or body
+    # The checks read the body without any filler; the kept statement drops only the empty ones.
+    left_out = lx.LEFT_OUT_PREFIX.match(content)
+    kept = content[left_out.end() :] if left_out else content
+    content = lx.DISCOURSE_SUFFIX.sub("", kept) or kept
     if chatter.is_anchorless(content, prose=prose):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return

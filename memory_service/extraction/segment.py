@@ -31,11 +31,15 @@ _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 # After a comma, any new subject starts one too ("..., and she hates long decks", "..., and specs
 # live in Notion").
 _FIRST_PERSON_CLAUSE = re.compile(
-    r",?\s+and\s+(?=(?:I|we)(?:'\w+)?\s+(?!and\b)\w)"
+    r",?\s+(?i:and)\s+(?=(?:I|we|WE)(?:'\w+)?\s+(?!and\b)\w)"
     r"|\s+and\s+(?=(?:he|she|they)\s+\w)"
-    r"|\s+and\s+(?=(?:the|my|our|his|her|their)\s+(?:\w+\s+){0,2}(?:is|are|was|were|has|have)\b)"
+    r"|\s+(?:and|but)\s+(?=(?:the|my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}(?:is|are|was|were|has"
+    r"|have|live|lives|run|runs|go|goes|get|gets|stay|stays|sit|sits|come|comes|work|works|use|uses"
+    r"|take|takes|do|does)\b)"
+    r"|\s+and\s+(?=(?:everything|nothing|everyone|nobody|all of it)\s+\w)"
+    # Not before "it": "..., and it's the hardest one yet" leans on what came before.
     r"|,\s*(?:and|but)\s+(?:(?:fyi|btw|also|tbh)\s+)?"
-    r"(?=(?:I|we|she|he|they|it|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
+    r"(?=(?:I|we|she|he|they|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
     r"(?!\s+(?:and|or)\b))"
 )
 # Around a secret, cut only where a new first-person statement starts ("..., and I prefer Slack"):

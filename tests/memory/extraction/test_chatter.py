@@ -73,6 +73,15 @@ def test_a_standing_instruction_is_kept(message):
         ("I'll try the new route to work next month maybe", HYPOTHETICAL),
         ("I've half a mind to sell the car.", HYPOTHETICAL),
         ("I'm into bits and bobs.", TOO_VAGUE),
+        ("Love, Auntie Pat", SMALL_TALK),
+        ("dont tell anyone lol", SMALL_TALK),
+        ("My sister says I talk like a sat nav.", SMALL_TALK),
+        ("I'm going to have a nap to celebrate.", HYPOTHETICAL),
+        ("waiting on the plumber to turn up", TRANSIENT),
+        ("estoy cansado hoy", TRANSIENT),
+        ("hazme un resumen de esto", TRANSIENT),
+        ("Scale this recipe to six people.", TRANSIENT),
+        ("my goodness, that is genuinely brilliant.", SMALL_TALK),
     ],
 )
 def test_chatter_is_not_filed(message, reason):

@@ -52,6 +52,42 @@ def test_punctuation_spoken_to_a_dictation_app_ends_a_sentence():
     ]
 
 
+def test_pasted_error_output_is_transient_whatever_its_case():
+    message = "panic: runtime error: index out of range\n[goroutine 7 running]\nadd a bounds check"
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert {r.reason for r in extraction.rejected} == {TRANSIENT}
+
+
+def test_a_filler_is_left_out_and_a_word_that_colours_the_statement_stays():
+    [candidate] = extract("btw honestly the 24mm is my favourite lens").candidates
+    assert candidate.content == "honestly the 24mm is my favourite lens"
+
+
+def test_one_or_two_words_before_a_colon_name_a_topic_and_stay():
+    [candidate] = extract("Replies: short paragraphs, never bullet points.").candidates
+    assert candidate.content == "Replies: short paragraphs, never bullet points."
+
+
+@pytest.mark.parametrize(
+    ("message", "statements"),
+    [
+        (
+            "We use uv for packaging and everything runs on Fly.io.",
+            ["We use uv for packaging", "everything runs on Fly.io."],
+        ),
+        ("I AM 81 AND I LIVE IN TOLEDO.", ["I AM 81", "I LIVE IN TOLEDO."]),
+        (
+            "I'm on my second album, Low Tide, and it's the hardest one yet.",
+            ["I'm on my second album, Low Tide, and it's the hardest one yet."],
+        ),
+        ("g'day mate, im a chippy in Ballarat", ["im a chippy in Ballarat"]),
+    ],
+)
+def test_statements_are_cut_where_each_would_stand_alone(message, statements):
+    assert [c.content for c in extract(message).candidates] == statements
+
+
 def test_a_trial_period_is_not_a_spoken_full_stop():
     [candidate] = extract("Our trial period is ninety days for new hires.").candidates
     assert candidate.content == "Our trial period is ninety days for new hires."
