@@ -19,7 +19,8 @@ REACTION = re.compile(
     r"|welp|ffs|rip|istg"
     r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man"
     # Laughter as other languages type it: "kkkkk" (Portuguese), "jajaja", "rsrs".
-    r"|k{4,}|ja(?:ja)+|rs(?:rs)+)(?![\w'])|[:;]-?[)(DPp]\B"
+    r"|k{4,}|ja(?:ja)+|rs(?:rs)+|wah lau|walao|sian|aiyo+|aiya+|alamak|haiz|shiok"
+    r"|in stitches)(?![\w'])|[:;]-?[)(DPp]\B"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
     _I,
@@ -34,7 +35,9 @@ MANAGEMENT = re.compile(
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
     r"|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
+    r"|catch (?:you|u|ya) (?:later|soon|tomorrow|around)"
     r"|i (?:must|need to|have to|gotta|got to) (?:go|run|dash|head off|pop off|see to|get going)\b"
+    r"|(?:right,? )?i'?d (?:better|best) (?:go|be off|get going|run|dash)\b"
     r"|(?:right,? )?(?:a (?:bit|little) about me|some context|for context|quick intro)\b"
     r"|(?:(?:lovely|nice|great|good|a pleasure) to (?:meet|see|hear from|chat with) (?:you|u))\b"
     r"|i have a question (?:for|to) (?:you|u) later\b|(?:god )?bless (?:you|u)\b"
@@ -81,7 +84,8 @@ SAYING = re.compile(
     # Idioms that fill a conversation without telling anything about the user.
     r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
     r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"
-    r"|.*\bas (?:they|the kids|people) (?:say|said)\W*$|as they say"
+    r"|.*\bas (?:they|the kids|people|we|i|(?:my|mi|me) \w+) (?:always |used to )?(?:say|said|seh"
+    r"|sey)\W*$|as they say"
     r"|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
     _I,
@@ -98,6 +102,9 @@ _TASK_VERBS = (
     "|rename|split|merge|format|polish|improve|simplify|annotate|tag|label|highlight|reply|respond"
     "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
     "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme|scale|rephrase|reword|do the needful"
+    # As texting and dyslexic spelling write them: "giv me 5 names", "rite me a blurb".
+    "|giv|rite(?= (?:me|us|it|a|an|this|that)\\b)|mak|maek|mke|sumarise|sumarize|revert|provide"
+    "|redraft|re-draft"
     # Spanish imperatives: "escribe un text para mi jefa", "hazme una lista", "pásame la receta".
     "|escribe|escr[íi]beme|hazme|haz|p[áa]same|dame|m[áa]ndame|traduce|trad[úu]ceme|resume|redacta"
     "|ay[úu]dame|ap[úu]ntalo|gu[áa]rdalo|tighten|trim|condense|soften|punch up"
@@ -107,7 +114,7 @@ _TASK_VERBS = (
 REQUEST = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|also|and|then|right|alright|quick(?:ly)?|just|pls|plz|please|kindly"
     r"|can you|could you|would you|will you|can u|could u|i need you to|i want you to"
-    r"|gonnae|can ye|could ye|wid ye"
+    r"|gonnae|can ye|could ye|wid ye|abeg|can help me|help me"
     r"|i'?d like you to|i would like you to|go ahead and|let'?s)\b[\s,]*)*"
     # "Write in British English", "answer briefly": a manner is a standing instruction.
     rf"(?:{_TASK_VERBS})\b(?! (?:is|are|was|were|has|have|in|with|like|using|as|only|briefly"
@@ -185,11 +192,14 @@ def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> 
     return "\n\n" in text[lines[index][1] : lines[index + 1][0] + 1]
 
 
-# One line of SQL is a paste on its own: "select * from events where n > 10".
-_SQL_STATEMENT = re.compile(
-    r"^\s*(?:select\s.+\sfrom\s+\S|insert\s+into\s+[\w.]+\s*[(v]|update\s+[\w.]+\s+set\s"
-    r"|delete\s+from\s+[\w.]+\s)",
-    re.I,
+# One line of SQL or an exception is a paste on its own: "select * from events where n > 10",
+# "NullReferenceException: Object reference not set to an instance of an object".
+_ALONE = re.compile(
+    r"^\s*(?:[\w.]+(?:Error|Exception)|Traceback|panic|FATAL|ERROR)\b:?\s|^\s*(?:"
+    # A forwarded letter or text: "Dear Daniel, your appointment has been moved".
+    r"(?i:dear) [A-Z][\w'-]+,\s+(?i:your|this is|we|thank you)\b|"
+    r"(?i:select\s.+\sfrom\s+\S|insert\s+into\s+[\w.]+\s*[(v]|update\s+[\w.]+\s+set\s"
+    r"|delete\s+from\s+[\w.]+\s))",
 )
 
 
@@ -218,7 +228,7 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
         run = index
         while run < len(lines) and _PASTED_LINE.match(lines[run][2]):
             run += 1
-        if run - index >= 2 or _SQL_STATEMENT.match(line):
+        if run - index >= 2 or _ALONE.match(line):
             run = max(run, index + 1)
             first = start
             # "getting this when i ping the server" introduces the run that follows it.

@@ -11,7 +11,7 @@ import re
 # Cues that name a credential outright: after "password" even a plain word is the secret.
 STRONG = (
     r"pass(?:word|wd|wrd|owrd|wort|word's|phrase|code|key)?s?|pasword|paswd|pword|pswd|pwd|pw|p/w"
-    r"|pins?(?:\s*(?:code|number|no|#))?|pinn|puk2?(?:\s*codes?)?|cvv2?|cvc|csc|combo|combination"
+    r"|pins?(?:\s*(?:code|number|no|#))?|pinn|[mtu]pin|puk2?(?:\s*codes?)?|cvv2?|cvc|csc|combo|combination"
     # "the code for the night door", "the number to the key safe"
     r"|(?:codes?|numbers?|combos?)\s+(?:for|to|on|of)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
     r"(?:[\w'-]+\s+){0,2}(?:doors?|gates?|alarm|safe|locker|lock|padlock|garage|building"
@@ -28,7 +28,11 @@ STRONG = (
     r"|favou?rite\s+teacher|street\s+(?:i|you|we)\s+grew\s+up\s+on|answers?\s+i\s+(?:set|gave|used)"
     r"|master|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
     # The word for password in the languages users most often slip into.
-    r"|contrase[ñn]a|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
+    r"|contrase[ñn]as?|wachtwoord|senha|has[łl]o|mot\s+de\s+passe|passwort|kennwort|parola"
+    r"|digicode|pincode|pin-code|toegangscode|zugangscode|t[üu]rcode|geheimzahl|c[óo]digo\s+de\s+la"
+    r"\s+puerta|code\s+(?:de\s+la\s+porte|porte|d'entr[ée]e)"
+    # "Four digits: 5813": a code announced by its length.
+    r"|(?:three|four|five|six|seven|eight|\d)[- ]digits?(?=\s*:)"
     r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre(?:si|m|n)?|kata\s+sandi|пароль"
 )
 # Scripts written without blanks take the cue wherever it stands.
@@ -36,7 +40,8 @@ CJK_CUE = re.compile(r"パスワード|暗証番号|番号|密码|密碼|验证�
 # Cues that are ordinary words too ("the key insight", "a login page"): only a value-like token
 # near them makes a credential.
 WEAK = (
-    r"(?:api|access|secret|private|signing|licen[cs]e|product|serial|activation|registration"
+    r"serial(?:\s+(?:number|no|#|code))?"
+    r"|(?:api|access|secret|private|signing|licen[cs]e|product|serial|activation|registration"
     r"|recovery|encryption|master|wifi|wi-fi|wpa2?|wpa3|network|app|client|consumer|deploy|bot"
     r"|admin|root|ssh|pgp|gpg|stripe|openai|aws|azure|twilio|sendgrid|mailgun|datadog|slack)"
     r"[\s_-]?keys?"
@@ -83,6 +88,7 @@ NOT_VALUES = frozenset(
     manager managers vault app apps page pages screen field box prompt policy policies reset resets
     rotation rules rule change changes every each all any some one two three four five six seven
     eight nine ten twelve sixteen twenty
+    known held taped stuck pinned split posted printed taught told given seen sent found kept
     lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
     bitwarden dashlane authy redacted
     """.split()  # noqa: SIM905 - a word list reads better as words
@@ -160,6 +166,13 @@ SPELLING = re.compile(
     r"(?:\w{1,5}\b[\s,;-]*){0,3}){2,}[^.;\n]*",
     re.I,
 )
+# A value spelled one character at a time: "capital T, o, r, c, h, 9, 9, exclamation mark".
+SPELLED_OUT = re.compile(
+    r"(?<![\w'])(?:(?:capital |upper ?case |lower ?case |small )?[A-Za-z0-9](?![\w'])[\s,]+){3,}"
+    r"(?:(?:capital |upper ?case |lower ?case |small )?[A-Za-z0-9](?![\w'])"
+    r"|exclamation (?:mark|point)|hash|at sign|dollar sign|underscore|dash|dot)",
+    re.I,
+)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
@@ -197,6 +210,7 @@ VALUE_FIRST = re.compile(
     rf"(?:{STRONG})(?![\w-])",
     re.I,
 )
+_CODE_DIGITS = r"\d(?:[ -]?\d){2,7}[#*]?"
 # A number that lets someone in: "3321 gets you through the barrier", "the lock opens at 6082".
 OPENS = (
     re.compile(
@@ -205,7 +219,7 @@ OPENS = (
         re.I,
     ),
     re.compile(
-        r"\b(?:opens|unlocks|releases|disarms)\s+(?:at|with|on|to|for)\s+(?P<value>\d{3,8}[#*]?)"
+        rf"\b(?:opens|unlocks|releases|disarms)\s+(?:at|with|on|to|for)\s+(?P<value>{_CODE_DIGITS})"
         r"(?![\w:.]\d)",
         re.I,
     ),

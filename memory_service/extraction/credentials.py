@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 
 from memory_service.extraction.credential_shapes import (
@@ -48,6 +49,7 @@ from memory_service.extraction.credential_shapes import (
     SEPARATOR_REACH,
     SEPARATORS,
     SMALL_WORDS,
+    SPELLED_OUT,
     SPELLING,
     STRONG_REACH,
     SYMBOLS,
@@ -84,7 +86,7 @@ def value_like(token: str, previous: str = "", following: str = "") -> bool:
 
 def _random(value: str) -> bool:
     """Tell whether a long lowercase token lacks the vowels words have ("rjtklmwzqpvhbcsd")."""
-    if len(value) < 12 or not value.isalpha():
+    if len(value) < 8 or not value.isalpha():
         return False
     return sum(c in "aeiouy" for c in value.lower()) < 0.2 * len(value)
 
@@ -196,6 +198,8 @@ def _introduced_value(
             colon = text[cue_end : cue_end + 1] in (":", "=") or previous.endswith((":", "="))
             if not (plain_value(raw) or (colon and word and word not in DETERMINERS)):
                 return []
+            if word.isdigit() and UNITS.match(text, token.end()):
+                return []  # "my passwords are 20 characters": a length, not a value
             # A spelling runs to the end of the sentence; other values to the end of their clause.
             end = sentence_end
             if not spelled:
@@ -262,6 +266,8 @@ def credential_spans(text: str) -> list[Span]:
         if CUE.search(text, start, end):
             spans += [m.span() for m in DIGIT_WORDS.finditer(text, start, end)]
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
+        if CUE.search(text, start, end):
+            spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
         if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
             spans += [m.span() for m in GROUPS.finditer(text, start, end)]
         if CJK_CUE.search(text, start, end):
@@ -280,9 +286,28 @@ def credential_spans(text: str) -> list[Span]:
             if not SMALL_WORDS & set(re.split(r"[ ,]+", m.group()))
         ]
         spans += [m.span() for m in KEY_GROUPS.finditer(text, start, end)]
+    spans += _asked_and_answered(text)
     spans += [m.span() for m in BASE32.finditer(text)]
     spans += [m.span("value") for m in CODE_SECRET.finditer(text)]
     return spans + _table_spans(text) + _answer_spans(text)
+
+
+def _asked_and_answered(text: str) -> list[Span]:
+    """Return the value of a short sentence that answers one asking for a credential.
+
+    "what's the code? -> 4471": the question names the credential, the answer holds it.
+    """
+    spans: list[Span] = []
+    groups = _sentences(list(TOKEN.finditer(text)))
+    for asked, answer in itertools.pairwise(groups):
+        if len(answer) > 4 or not asked[-1].group().endswith("?"):
+            continue
+        if CUE.search(text, asked[0].start(), asked[-1].end()) is None:
+            continue
+        spans += [
+            _value_span(t) for t in answer if value_like(t.group()) or _has_digits(t.group(), 3)
+        ]
+    return spans
 
 
 def _has_digits(token: str, least: int) -> bool:
@@ -357,6 +382,12 @@ def _answer_spans(text: str) -> list[Span]:
                 (line.start() + t.start(), line.start() + t.end())
                 for t in TOKEN.finditer(line.group())
                 if value_like(t.group()) or _has_digits(t.group(), 4)
+            ]
+            # "Me: 60 19 44": a code read out in groups.
+            spans += [
+                (line.start() + m.start(), line.start() + m.end())
+                for m in DIGIT_GROUPS.finditer(line.group())
+                if _has_digits(m.group(), 4)
             ]
         has_cue = CUE.search(line.group()) is not None
         listing = (has_cue and line.group().rstrip().endswith(":")) or (listing and len(words) <= 4)

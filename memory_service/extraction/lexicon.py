@@ -78,13 +78,16 @@ SMALL_TALK_FORMULA = re.compile(
 
 THANKS_CLOSER = re.compile(
     r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]"
-    r"|ta)(?: (?:heaps|a heap|a million|a bunch|a ton|so much|muchly|mate|again))?)\W*$",
+    r"|ta)(?: (?:heaps|a heap|a million|a bunch|a ton|so much|muchly|mate|again|kindly))?)\W*$",
     _I,
 )
 
 # Conditionals and possibilities, said before or instead of a fact.
 HYPOTHETICAL_START = re.compile(
-    r"^(?:if|suppose|supposing|imagine|assuming|hypothetically|what if|in an ideal world|maybe|"
+    r"^(?:if|suppose|supposing|imagine|assuming|hypothetically|what if|in an ideal world|"
+    r"maybe|mayb|"
+    # "if" and "maybe" in the languages users slip into.
+    r"kung|baka|siguro|quiz[áa]s|tal vez|vielleicht|peut-[êe]tre|talvez|forse|"
     r"perhaps|someday|some day|one day(?! (?:a|per|each|every)\b)|if only|let'?s say|in theory|"
     r"say (?:i|we|you|they|he|she)\b)\b",
     _I,
@@ -103,6 +106,7 @@ HYPOTHETICAL_ANY = re.compile(
     r"|^\W*si (?:me|te|le|nos|tengo|puedo|gano|consigo)\b|\bestoy pensando en\b"
     r"|^\W*(?:might|may|could) (?!not\b)\w+"
     r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$|\bmaybe\W*$"
+    r"|^\W*(?:mayb|maybee|mebbe|mebbe|prolly)\b"
     r"|\b(?:half a mind|a good mind|a mind) to\b"
     r"|\b(?:i was|was) thinking (?:maybe|of|about)\b"
     r"|\b(?:would|'d|will|'ll|might|could|going to|want to|hope to|plan to)\b.*"
@@ -135,6 +139,7 @@ TRANSIENT = re.compile(
     r"tomorrow|next week|the end of the (?:day|week))\b"
     r"|\bcurrently (?:in|at|on|away)\b|\bfor (?:a|the) (?:conference|trip|business trip|"
     r"work trip|holiday|vacation|wedding)\b"
+    r"(?! (?:flat|home|house|cottage|let|rental|apartment|season))"
     r"|\b(?:won'?t|doesn'?t|does not|isn'?t|is not) (?:compile|build|load|boot|connect)\b"
     r"|\b(?:won'?t|isn'?t|is not) (?:start|work|run)(?:ing)?\b"
     r"|\b(?:is|are|keeps?) (?:failing|crashing|down)\b"
@@ -185,6 +190,9 @@ TRANSIENT = re.compile(
     r"|^\W*just (?:back|home|in|out|off|up)\b"
     r"|^\W*(?:in|at|on) (?:a|an|the) \w+ (?:in|at|on|with|outside|near)\b"
     r"|\bwaiting (?:on|for)\b|\bout there\W*$"
+    r"|\b(?:crashed|crashing|froze|freezing|hung|died|broke|fail|failed|failing) (?:again|on me)\b"
+    r"|\bi'?m (?:soaked|drenched|freezing|boiling|roasting|starving|stuffed)\b"
+    r"|^\W*(?:presently|at present)\b|\btake light\b"
     r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"
     r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out)\b"
     # Now and today in the languages users slip into.
@@ -247,7 +255,7 @@ VAGUE = re.compile(
     r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
     r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
-    r"|a bit of everything|bits and bobs|odds and ends"
+    r"|a bit of everything|bits and bobs|odds and ends|stuf|thingz"
     r"|mixed bag|depends)\b",
     _I,
 )
@@ -321,7 +329,7 @@ DISCOURSE_SUFFIX = re.compile(
 # the others of DISCOURSE_PREFIX ("honestly", "lowkey") colour the statement and stay in it.
 LEFT_OUT_PREFIX = re.compile(
     r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|oh|fyi|just fyi"
-    r"|for the record|just so you know|reminder|lol|hey)\b\s*[,:\-]?\s+)+",
+    r"|for the record|just so you know|reminder|lol|hey|ngl|tbh)\b\s*[,:\-]?\s+)+",
     _I,
 )
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").

@@ -16,7 +16,8 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 # idea how I undo a rebase", "I was wondering whether ...", "do u know if trains run on sunday".
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
-    r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly)\b[,:\s]*)*"
+    r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly|abeg|oya"
+    r"|aye|right|look|listen|mate|dear)\b[,:\s]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -25,9 +26,11 @@ _SUBJECTS = (
 )
 # With the spellings of texting and dialect ("wats", "whit's", "wot").
 _WH = (
-    r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|where|wheres|when|whens|who|whos|whom"
-    r"|whose|why|whys|which|how|hows)"
+    r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|wetin|where|wheres|when|whens|who|whos|whom"
+    r"|whose|why|whys|which|how|hows|hw|hwo)"
 )
+# "wondering" as it is typed: "wundering", "wonderin".
+_WONDERING = r"w[ou]nd(?:e)?rin[g']?"
 _WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if)"
 # Forms that open the sentence (after ``_LEAD``): inverted auxiliaries and question words.
 _OPENING = (
@@ -45,7 +48,14 @@ _OPENING = (
 # Forms that ask from anywhere in the sentence: embedded questions and statements of not knowing.
 _EMBEDDED = "|".join(
     (
-        rf"i wonder|i was wondering|i'?m wondering|just wondering|wondering {_WH_CLAUSE}",
+        rf"i wonder|(?:i was|i'?m|just) {_WONDERING}|{_WONDERING} {_WH_CLAUSE}",
+        # Tagalog, which Taglish speakers ask in: "ano po ...", "pa tanong lang po".
+        r"^\W*(?:ano|paano|saan|kailan|bakit|sino|magkano|ilan)\b|\bpa ?tanong\b|\bpwede ba\b",
+        # "kindly provide me the formula for development length": information asked for.
+        r"\b(?:provide|give|send|share|tell) (?:me|us) (?:the|a) (?:formula|value|figure|definition"
+        r"|meaning|steps|rate|dose|dosage|conversion|specs?|difference)\b",
+        # A figure asked for in a few words: "weather tmrw 0600 jacksonville".
+        r"^\W*(?:weather|forecast)\s+(?:for|in|at|on|tmrw|tmr|tomorrow|today|tonight|this|next)\b",
         r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to |love to )?know"
         r"|want to know",
         rf"need to know {_WH_CLAUSE}",
@@ -65,9 +75,10 @@ _EMBEDDED = "|".join(
         r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate)\b",
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
-        rf"(?:remind|tell|show|teach) me (?:{_WH_CLAUSE[3:-1]}|about)\b",
+        rf"(?:remind|tell|show|teach) (?:me|mi|meh) (?:{_WH_CLAUSE[3:-1]}|about)\b",
         r"explain (?:how|why|what|when|whether|the difference)\b|help me understand",
-        r"do you know|d'?you know|u know (?:if|whether|how|what|where|when)",
+        r"do you know|d'?you know|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
+        rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen) to (?:know|learn) {_WH_CLAUSE}",
         r"any (?:idea|ideas|clue)",
         rf"(?:tell me|let me know|lemme know) (?:the|{_WH_CLAUSE[3:-1]})\b",
         r"\bdiff(?:erence)? (?:between|of|b/w|btwn|btw)\b|\bi (?:want|wanted|would like) to ask\b",
@@ -84,7 +95,13 @@ _EMBEDDED = "|".join(
         r"question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit))",
     )
 )
-INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b", _I)
+# After a short aside set off by a comma, an inverted question still asks: "pa tanong lang po, is
+# my contribution still counted", "quick one, can I freeze sourdough".
+_AFTER_ASIDE = (
+    r"^\W*(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:is|are|can|could|do|does|did|should|will|would)\s+"
+    rf"{_SUBJECTS}\b"
+)
+INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASIDE}", _I)
 
 # Greetings worded as questions: "yo whats good", "how r u". With a question mark they still make a
 # lookup (the contract's rule); without one they are small talk.

@@ -82,6 +82,16 @@ def test_a_standing_instruction_is_kept(message):
         ("hazme un resumen de esto", TRANSIENT),
         ("Scale this recipe to six people.", TRANSIENT),
         ("my goodness, that is genuinely brilliant.", SMALL_TALK),
+        ("Siguro someday I'll open a bakery.", HYPOTHETICAL),
+        ("mayb ill learn the drums", HYPOTHETICAL),
+        ("NullReferenceException: Object reference not set to an instance of an object", TRANSIENT),
+        ("the build failed again, 12 tests red", TRANSIENT),
+        ("giv me 3 names for a bakery", TRANSIENT),
+        ("abeg help me write a flyer for the shop", TRANSIENT),
+        ("Right, I'd better go, the kettle's on.", SMALL_TALK),
+        ("catch u later", SMALL_TALK),
+        ("wah lau eh", SMALL_TALK),
+        ("Ordnung muss sein, as we say.", SMALL_TALK),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -101,6 +111,7 @@ def test_chatter_is_not_filed(message, reason):
         "I have lived in Porto since 12 years.",
         "Update on the garden: the roses are in the north bed now.",
         "I keep my lecture notes on my phone.",
+        "Weather answers should always be for round here.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -125,6 +136,15 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "ibuprofen vs paracetamol for a sprained ankle, current advice",
         "diff b/w a roth and a traditional ira",
         "need amoxicillin dose for a 14kg child",
+        "pa tanong lang po, is my pension still paid if I work abroad",
+        "ano po ang best gift for my tita",
+        "i was wundering if i need a lawyer for this",
+        "hw do i reset the router without the app",
+        "abeg wetin be the best way to save for rent",
+        "tell mi how fi cook ackee",
+        "I should be interested to know whether the lease can be assigned",
+        "Kindly provide me the formula for the bending moment of a cantilever.",
+        "weather tmrw morning in leeds",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):

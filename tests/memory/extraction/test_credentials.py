@@ -50,6 +50,12 @@ CREDENTIALS = [
     ("4417 gets you through the car park barrier.", "4417"),
     ("The padlock on the shed opens at 2756.", "2756"),
     ("the bike lock pin is three one four one", "three one four one"),
+    ("My wallet MPIN is 883104 po", "883104"),
+    ("the software serial number is 4410 2291 7730 5521", "4410 2291 7730 5521"),
+    ("the padlock on the gate opens with 7-3-0-9", "7-3-0-9"),
+    ("the router key is capital M, q, 7, x, r, exclamation mark", "capital M, q, 7"),
+    ("the guest WPA2 key is xkqrtvbn", "xkqrtvbn"),
+    ("le digicode du parking : 58A21", "58A21"),
 ]
 
 
@@ -60,6 +66,21 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
     assert [r.reason for r in extraction.rejected] == [SECRET]
     assert value not in extraction.rejected[0].content
     assert "[redacted]" in extraction.rejected[0].content
+    assert value not in redact(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("The TV has a parental lock. Four digits: 2719.", "2719"),
+        ("what's the locker code? -> 6612", "6612"),
+        ("Agent: can you confirm your phone banking passcode?\nMe: 41 88 30", "41 88 30"),
+    ],
+)
+def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
+    extraction = extract(message)
+    shown = [c.content for c in extraction.candidates] + [r.content for r in extraction.rejected]
+    assert not [text for text in shown if value in text]
     assert value not in redact(message)
 
 
@@ -96,6 +117,11 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "The alarm code is the same for both doors.",
         "I bought a lifetime licence for my editor back in 2019.",
         "I keep the same password manager vault on my phone and my laptop.",
+        "My generated passwords are 24 characters with symbols.",
+        "The office alarm code is known by me and the manager.",
+        "The recovery password is split between two directors.",
+        "Guardo todas mis contraseñas en Bitwarden.",
+        "We keep the wifi details for the holiday flat in the welcome folder.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):
