@@ -32,7 +32,8 @@ _CORRECTION = re.compile(
     r"|given up|back (?:on|to)|went back|upgraded|downgraded|swapped|ditched|retired|closed"
     r"|(?:works?|worked) better|better value"
     # The same in dialect and in the languages users slip into: "noo", "nae mair", "ya no", "ahora".
-    r"|noo|nae mair|nae more|ya no|ahora|cambi[ée])\b|^\s*no\b",
+    r"|noo|nae mair|nae more|ya no|ahora|cambi[ée]|switch|swichd|switchd|traded|promoted|stop"
+    r"|(?:no|not|never)\b[^.]{0,40}\bagain)\b|^\s*no\b",
     re.IGNORECASE,
 )
 

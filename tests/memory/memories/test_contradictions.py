@@ -26,6 +26,8 @@ pytestmark = pytest.mark.django_db
         ("We keep the accounts in Sage.", "We migrated the accounts from Sage to Xero."),
         ("I have an allotment on Mill Lane.", "I gave up the allotment on Mill Lane."),
         ("The van is a white Transit.", "the van's a blue Vivaro noo, selt the Transit"),
+        ("I use Opay for payments.", "I no dey use Opay again, I don switch to Moniepoint."),
+        ("I drive a 2019 F-250.", "I traded the F-250 for a Ram last month."),
     ],
 )
 def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):
