@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memory_service.extraction import other_languages
 from memory_service.extraction.credential_shapes import CUE
 
 _I = re.IGNORECASE
@@ -20,7 +21,8 @@ REACTION = re.compile(
     r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man"
     # Laughter as other languages type it: "kkkkk" (Portuguese), "jajaja", "rsrs".
     r"|k{4,}|ja(?:ja)+|rs(?:rs)+|wah lau|walao|sian|aiyo+|aiya+|alamak|haiz|shiok"
-    r"|in stitches)(?![\w'])|[:;]-?[)(DPp]\B"
+    r"|in stitches|pure buzzing|buzzin|gutted|raging|chuffed|stoked|innit)(?![\w'])|[:;]-?[)(DPp]\B"
+    rf"|{other_languages.SMALL_TALK}"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
     _I,
@@ -42,7 +44,7 @@ MANAGEMENT = re.compile(
     r"|(?:(?:lovely|nice|great|good|a pleasure) to (?:meet|see|hear from|chat with) (?:you|u))\b"
     r"|i have a question (?:for|to) (?:you|u) later\b|(?:god )?bless (?:you|u)\b"
     r"|(?:sorry|excuse|forgive|pardon) (?:for )?(?:my|the)"
-    r" (?:english|grammar|spelling|typos|brevity)"
+    r" (?:english|grammar|spelling|typos|brevity|slow repl(?:y|ies)|late repl(?:y|ies)|delay)"
     r"|no (?:issues|problem|problems|worries|rush)\W*$"
     r"|(?:i'?m |i am )?(?:writing|putting|noting|jotting|leaving) (?:this|it|that) (?:down|here)\b"
     r"|i write (?:this |it )?here\b"
@@ -84,7 +86,10 @@ SAYING = re.compile(
     # Idioms that fill a conversation without telling anything about the user.
     r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
     r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"
-    r"|.*\bas (?:they|the kids|people|we|i|(?:my|mi|me) \w+) (?:always |used to )?(?:say|said|seh"
+    r"|as the saying goes|as our (?:elders|parents|grandparents|old people) say"
+    r"|.*\b(?:as (?:they|the kids|(?:\w+ )?people|we|i|(?:my|mi|me) \w+)"
+    r"|like (?:they|the kids|(?:\w+ )?people|(?:my|mi|me) \w+)) (?:always |used to )?"
+    r"(?:say|said|seh"
     r"|sey)\W*$|as they say"
     r"|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
     r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
@@ -104,12 +109,19 @@ _TASK_VERBS = (
     "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme|scale|rephrase|reword|do the needful"
     # As texting and dyslexic spelling write them: "giv me 5 names", "rite me a blurb".
     "|giv|rite(?= (?:me|us|it|a|an|this|that)\\b)|mak|maek|mke|sumarise|sumarize|revert|provide"
-    "|redraft|re-draft"
+    "|redraft|re-draft|dae(?= (?:ma|my|me|us|it|this|that|a|an|the)\\b)"
     # Spanish imperatives: "escribe un text para mi jefa", "hazme una lista", "pásame la receta".
     "|escribe|escr[íi]beme|hazme|haz|p[áa]same|dame|m[áa]ndame|traduce|trad[úu]ceme|resume|redacta"
     "|ay[úu]dame|ap[úu]ntalo|gu[áa]rdalo|tighten|trim|condense|soften|punch up"
+    f"|{other_languages.REQUEST}"
     # "right it for me as a letter": "write" as dictation hears it.
     "|right(?= (?:it|me|us|up|this|that|a|an)\\b)"
+)
+# "Need a 3-line summary of the attached abstract pls": something to be made now.
+NEEDED_NOW = re.compile(
+    r"^\W*(?:i )?need (?:a|an|the|some|\d+) (?:[\w-]+ ){0,3}(?:summary|draft|list|plan|email|letter"
+    r"|version|rewrite|outline|template|message|reply|response|script|table|chart|names|ideas)\b",
+    _I,
 )
 REQUEST = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|also|and|then|right|alright|quick(?:ly)?|just|pls|plz|please|kindly"
@@ -172,6 +184,8 @@ _PASTED_LINE = re.compile(
          |(?:left\ |inner\ |outer\ )?join|having|union)\s+\S.*  # SQL in any case
     | (?i:from)\s+[\w.]+(?:\s+\w+)?\s*$             # "from orders o"
     | .*=>.*                                        # arrow functions
+    | [a-z]\s*=\s*\S.*                              # working: "x = -2 or x = 5"
+    | [^,\s][^,]*(?:,[^,\s][^,]*){2,}                # a CSV row: "Client,Contact,Year End"
     | [\w.]+\(.*\)\W*$                              # a call: "setItems(data.filter(...))"
     | [^|\n]*\|[^|\n]*\|.*                          # rows with columns split by bars
     | (?=(?:.*\b[A-Z]{2,}\b){3})(?=.*\d).*          # device output: "ERR 032 ISO FAULT 0.8MOhm"
@@ -203,6 +217,24 @@ _ALONE = re.compile(
 )
 
 
+# A bullet of words, as people list facts about themselves: "- Eng lead: Marcus.", "- I'm the PM".
+# Numbered lines are more often pasted (citations, steps, output), so only marks count.
+_BULLET_LINE = re.compile(r"^\s*[-*•]\s+\S")
+_PROSE_BULLET = re.compile(r"^\s*[-*•]\s+[A-Za-z\"'(][^{}=<>$`|\\]*[^;{]\s*$")
+
+
+def _prose_list(lines: list[tuple[int, int, str]]) -> bool:
+    """Tell whether ``lines`` are a bulleted list of prose rather than pasted material.
+
+    Every line is a bullet and at least two in three are words ("- 6 engineers on the squad" may
+    sit among them); a list of quantities ("- 500 g flour") is not.
+    """
+    if not lines or not all(_BULLET_LINE.match(line) for _, _, line in lines):
+        return False
+    prose = sum(1 for _, _, line in lines if _PROSE_BULLET.match(line))
+    return 3 * prose >= 2 * len(lines)
+
+
 def pasted_spans(text: str) -> list[tuple[int, int]]:
     """Return the spans of ``text`` that are pasted material, introductions to them included.
 
@@ -222,12 +254,18 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
                 below or not _blank_between(text, lines, block_end)
             ):
                 block_end += 1
+            if _prose_list(lines[index + 1 : block_end + 1]):
+                index += 1  # "Context for future chats:" then a list of facts: read each
+                continue
             spans.append((start, lines[block_end][1]))
             index = block_end + 1
             continue
         run = index
         while run < len(lines) and _PASTED_LINE.match(lines[run][2]):
             run += 1
+        if _prose_list(lines[index:run]):
+            index = run
+            continue
         if run - index >= 2 or _ALONE.match(line):
             run = max(run, index + 1)
             first = start
@@ -343,6 +381,9 @@ _CONCRETE = re.compile(
 )
 
 
+# A change of the user's world is about it: "Blackleg shots moved to fall".
+_CHANGED = re.compile(r"\b(?:moved|changed|switched|migrated|transferr?(?:ed)?)\b", _I)
+
 # "as always", "as usual": a figure of speech, not a habit.
 _AS_EVER = re.compile(r"\bas (?:always|usual|ever)\b", _I)
 
@@ -360,4 +401,9 @@ def is_anchorless(content: str, prose: bool) -> bool:
     content = _AS_EVER.sub("", content)
     # A statement that names a credential ("the alarm code is the same for both panels") is about
     # the user's own setup, never a saying.
-    return not (_ANCHOR.search(content) or _CONCRETE.search(content) or CUE.search(content))
+    return not (
+        _ANCHOR.search(content)
+        or _CONCRETE.search(content)
+        or CUE.search(content)
+        or _CHANGED.search(content)
+    )

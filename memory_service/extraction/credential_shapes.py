@@ -13,7 +13,8 @@ STRONG = (
     r"pass(?:word|wd|wrd|owrd|wort|word's|phrase|code|key)?s?|pasword|paswd|pword|pswd|pwd|pw|p/w"
     r"|pins?(?:\s*(?:code|number|no|#))?|pinn|[mtu]pin|puk2?(?:\s*codes?)?|cvv2?|cvc|csc|combo|combination"
     # "the code for the night door", "the number to the key safe"
-    r"|(?:codes?|numbers?|combos?)\s+(?:for|to|on|of)\s+(?:the\s+|my\s+|our\s+|your\s+)?"
+    r"|(?:codes?|numbers?|combos?)(?:\s+(?:thingy|thing))?\s+(?:for|to|on|of)\s+"
+    r"(?:the\s+|my\s+|our\s+|your\s+|[\w'-]+'s\s+)?"
     r"(?:[\w'-]+\s+){0,2}(?:doors?|gates?|alarm|safe|locker|lock|padlock|garage|building"
     r"|entrance|barrier|shed|keypad|lock ?box|key ?safe|key ?box)"
     r"|(?:alarm|gate|door|safe|locker|voicemail|garage|entry|access|keypad|lock ?box|key ?box"
@@ -49,6 +50,8 @@ WEAK = (
     r"|user\s?(?:name|id)|usr|user|account(?:\s+(?:number|no|#))?|acct|routing(?:\s+number)?"
     r"|aba|iban|bic|swift|sort\s+code|card(?:\s+number)?|ssn|social\s+security(?:\s+number)?"
     r"|2fa|mfa|otp|totp|psk|pre-?shared(?:\s+key)?|bearer|authori[sz]ation|auth|session"
+    r"|pat|sas(?:\s+token)?|jwt|phpsessid|sessionid|session\s+id|bitlocker|filevault"
+    r"|(?:webhook|signing|client)\s+secret|deploy\s+key"
     r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
     # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
     r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
@@ -96,6 +99,7 @@ NOT_VALUES = frozenset(
 NOT_VALUE_SHAPES = re.compile(
     r"""^(?:
       v?\d+(?:\.\d+)+[a-z]?            # a version: 3.11, v2.0.1
+    | (?:ctrl|cmd|alt|shift|win|super|option|opt|fn|meta)\+\S+  # a shortcut: Win+L, Ctrl+Alt+Del
     | \d{1,2}(?::\d\d){1,2}(?:am|pm)?  # a time: 10:30, 9:00pm
     | \d{1,2}(?:am|pm)                 # 9am
     | \d+(?:st|nd|rd|th|s|k|m|gb|mb|tb|kb|ms|px|%)  # 1st, 1990s, 5k, 16gb, 200ms, 50%
@@ -227,6 +231,12 @@ OPENS = (
         r"(?<!\S)(?P<value>\d{3,8}[#*]?)\s+(?:opens|unlocks|disarms)\s+(?:the|it|my|our|both)\b",
         re.I,
     ),
+)
+# A hint that gives part of a password away: "same as always but ending 77!".
+PART_GIVEN = re.compile(
+    r"\b(?:ending|ends|ending in|ends in|ends with|starting with|starts with|begins with)\s+"
+    r"(?P<value>[^\s,;]+)",
+    re.I,
 )
 # One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".
 DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,3}(?![\w-])")

@@ -39,6 +39,7 @@ from memory_service.extraction.credential_shapes import (
     NOT_VALUES,
     NUMBER_CONTEXT,
     OPENS,
+    PART_GIVEN,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
     REFERENCE,
@@ -268,6 +269,11 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
         if CUE.search(text, start, end):
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
+            spans += [
+                m.span("value")
+                for m in PART_GIVEN.finditer(text, start, end)
+                if plain_value(m.group("value"))
+            ]
         if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
             spans += [m.span() for m in GROUPS.finditer(text, start, end)]
         if CJK_CUE.search(text, start, end):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from memory_service.extraction import other_languages
+
 _I = re.IGNORECASE
 
 
@@ -70,6 +72,11 @@ SMALL_TALK_FORMULA = re.compile(
     r"|a soul)\b|(?:my |the |our )?[\w']+ (?:says|said|reckons|thinks) (?:i|i'm|im|i am|me)\b"
     r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
     r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck|don'?t judge(?: me)?\b"
+    r"|(?:i'?m|i am) (?:very |so |really |terribly |awfully |truly )?sorry(?: to trouble you"
+    r"| for (?:the trouble|bothering you|that))?\W*$|i am grateful\W*$"
+    # Reminiscence: "When I was a boy we had to walk three miles to chapel".
+    r"|(?:back )?when i was (?:a |an |young|little|small|at school)|god is good"
+    r"|let me go and \w+|(?:right,? )?i'?m off\W*$|(?:alright,? )?gotta run\b|laters\W*$"
     # A letter's sign-off: "Love, June", "Cheers, Dave".
     r"|(?:love|lots of love|all my love|best|best wishes|kind regards|regards|cheers|yours"
     r"|yours truly|hugs|xo+),?\s+(?:[\w'.-]+\s*){1,3}\W*$)",
@@ -78,14 +85,16 @@ SMALL_TALK_FORMULA = re.compile(
 
 THANKS_CLOSER = re.compile(
     r",?\s*(?:(?:muchas |many )?(?:thanks|thank you|thx|cheers|gracias|merci|danke|obrigad[oa]"
-    r"|ta)(?: (?:heaps|a heap|a million|a bunch|a ton|so much|muchly|mate|again|kindly))?)\W*$",
+    r"|ta)(?: (?:heaps|a heap|a million|a bunch|a ton|so much|muchly|mate|again|kindly|bud|man))?)"
+    r"\W*$",
     _I,
 )
 
 # Conditionals and possibilities, said before or instead of a fact.
 HYPOTHETICAL_START = re.compile(
+    rf"{other_languages.MAYBE}|"
     r"^(?:if|suppose|supposing|imagine|assuming|hypothetically|what if|in an ideal world|"
-    r"maybe|mayb|"
+    r"maybe|mayb|mibbe|mebbe|"
     # "if" and "maybe" in the languages users slip into.
     r"kung|baka|siguro|quiz[áa]s|tal vez|vielleicht|peut-[êe]tre|talvez|forse|"
     r"perhaps|someday|some day|one day(?! (?:a|per|each|every)\b)|if only|let'?s say|in theory|"
@@ -95,13 +104,14 @@ HYPOTHETICAL_START = re.compile(
 HYPOTHETICAL_ANY = re.compile(
     r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
     r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
-    r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?(?:thinking (?:about|of|abt|bout)"
+    r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?"
+    r"(?:thinkin[g']? (?:about|of|abt|bout)"
     r"|considering"
     r"|planning (?:to|on)|hoping to|tempted to)\b|\b(?:might|may) (?:go|do|try|switch|move|start"
     r"|get|take|buy|apply|learn|open|launch|quit)\b|\beventually\b|\bat some point\b"
     r"|\b(?:i'?ll|i will|we'?ll|we will|gonna|going to) probably\b|\bprobably (?:will|gonna)\b"
     # A plan not yet real: "I'm going to have a biscuit", "we're gonna repaint the hall".
-    r"|\b(?:i'?m|im|i am|we'?re|we are) (?:going to|gonna)\b"
+    r"|\b(?:i'?m|im|i am|am|we'?re|we are) (?:going to|gonna|gonnae)\b"
     # The same in Spanish, as bilingual users slip into it: "si me dan el raise", "estoy pensando".
     r"|^\W*si (?:me|te|le|nos|tengo|puedo|gano|consigo)\b|\bestoy pensando en\b"
     r"|^\W*(?:might|may|could) (?!not\b)\w+"
@@ -117,11 +127,17 @@ HYPOTHETICAL_ANY = re.compile(
 CONDITIONAL = re.compile(
     r"(?<!even )(?<!as )\b(?:if|unless)\b(?! (?:possible|needed|necessary|any|so|not)\b)", _I
 )
-MODAL = re.compile(r"\b(?:would|might|could)\b|\w'd\b", _I)
+MODAL = re.compile(r"\b(?:would|might|could|maybe|perhaps|probably)\b|\w'd\b", _I)
+# A wish against the facts: "if i won the lottery i'd buy a jazzmaster and never teach again".
+COUNTERFACTUAL = re.compile(
+    r"\bif (?:only )?(?:i|we) (?:won|had|were|was|got|could|ever)\b.*\b(?:i'?d|we'?d|would)\b", _I
+)
 
 # A state or activity of the moment rather than something that stays true.
 TRANSIENT = re.compile(
-    r"\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
+    rf"{other_languages.MOMENT}"
+    r"|\bpissin[g']? down\b|\bfor the next (?:hour|few|couple|\d+)\b|\btyping this (?:from|on|in)\b"
+    r"|\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
     r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "
     r"(?:bit|sec|second|minute|moment)|brb)\b"
     r"|\b(?:i'?m|i am|im) (?:feeling |so |really |a bit |very |pretty |kind of |quite )*(?:tired"
@@ -148,7 +164,7 @@ TRANSIENT = re.compile(
     r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful|long) "
     r"(?:morning|day|night|week|afternoon|shift)\b"
     r"|\b(?:rn|atm|omw|on my way|running (?:late|behind)|back-to-back|b2b|all day)\b"
-    r"|\b(?:in|on) (?:a|the|my) (?:cab|taxi|uber|train|bus|plane|flight|meeting|mtg|call|lobby"
+    r"|\b(?:in|on) (?:a|the|my|me) (?:cab|taxi|uber|train|bus|plane|flight|meeting|mtg|call|lobby"
     r"|queue|line|break|lunch break)\b|\bstuck (?:in|at|on)\b|\btyping on (?:my |a )?phone\b"
     r"|\b(?:sorry|sry|apologies) (?:for|about) (?:the )?(?:short|late|slow|brief|typos?|delay)"
     r"|\b(?:was|been) in (?:a |the )?(?:meeting|mtg|call)\b|\bexcuse the\b|\b(?:is|'s|are) down\b"
@@ -193,6 +209,10 @@ TRANSIENT = re.compile(
     r"|\b(?:crashed|crashing|froze|freezing|hung|died|broke|fail|failed|failing) (?:again|on me)\b"
     r"|\bi'?m (?:soaked|drenched|freezing|boiling|roasting|starving|stuffed)\b"
     r"|^\W*(?:presently|at present)\b|\btake light\b"
+    # Scots: "the morra" is tomorrow; "baltic" is freezing.
+    r"|\bthe morra\b|\bbaltic\b|\bbricking it\b"
+    r"|\bbrain(?:'s| is) (?:fried|mush|dead|gone|toast)\b"
+    r"|\b(?:i'?m|i am) (?:very |so |really |super |crazy |extremely )?busy\b"
     r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"
     r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out)\b"
     # Now and today in the languages users slip into.
@@ -204,7 +224,12 @@ TRANSIENT = re.compile(
 # A change that lasts: "no longer at the insurance company, since this month I work for ...".
 CHANGE = re.compile(
     r"\b(?:no longer|any ?more|switched|moved to|these days|nowadays"
-    r"|(?:went|gone|down|up) to \S*\d)",
+    r"|(?:went|gone|down|up) to \S*\d"
+    # A change said with its verb, even with a date beside it: "we moved from Jira to Linear this
+    # week", "upgraded the project to Unity 6 last night", "Bev's down to just Thursdays now".
+    r"|moved (?:from|me|us|him|her|them|it)|migrated|upgraded|downgraded|(?:been )?changed to"
+    r"|have been changed|(?:is|'s|are|'re) down to|got rid of|transferr?(?:ed)?|swapped|ditched"
+    r"|quit|retired|replaced)\b",
     _I,
 )
 
@@ -251,8 +276,11 @@ EMPTY_WORDS = word_set(
 )
 
 # Words that stand in for content: with them and little else a statement is too vague.
+# Vagueness in another language says nothing whatever else surrounds it ("sei lá, umas coisas").
+VAGUE_ELSEWHERE = re.compile(other_languages.VAGUE, _I)
 VAGUE = re.compile(
-    r"\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
+    r"\bvarious (?:interests|things|projects|subjects|bits|gadgets|matters)\b|\ba fair bit of\b"
+    r"|\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
     r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
     r"|a bit of everything|bits and bobs|odds and ends|stuf|thingz"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memory_service.extraction import other_languages
+
 _I = re.IGNORECASE
 
 QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
@@ -27,7 +29,8 @@ _SUBJECTS = (
 # With the spellings of texting and dialect ("wats", "whit's", "wot").
 _WH = (
     r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|wetin|where|wheres|when|whens|who|whos|whom"
-    r"|whose|why|whys|which|how|hows|hw|hwo)"
+    r"|whose|why|whys|which|how|hows|hw|hwo"
+    r"|wit(?= (?:time|is|are|does|do|did|was|day|size|kind)\b))"
 )
 # "wondering" as it is typed: "wundering", "wonderin".
 _WONDERING = r"w[ou]nd(?:e)?rin[g']?"
@@ -62,7 +65,9 @@ _EMBEDDED = "|".join(
         # Spanish, which bilingual users slip into mid-conversation.
         r"^\W*(?:c[óo]mo se|c[óo]mo (?:puedo|hago|le)|cu[áa]nto|cu[áa]ndo|d[óo]nde"
         r"|qu[ée] (?:es|hago)|por qu[ée]|qui[ée]n|cu[áa]l)\b|\bno s[ée] (?:si|c[óo]mo|qu[ée])\b",
+        # Not "I don't know why I said that": wondering aloud about oneself asks nothing.
         rf"(?:idk|dunno|i (?:\w+ )?don'?t know|i (?:\w+ )?dont know|i do not know|no clue)"
+        r"(?! (?:why|how) (?:i|we) (?:said|did|wrote|do that|bother))"
         rf" {_WH_CLAUSE}",
         rf"(?:can never|can'?t|cannot|never can) (?:recall|remember) {_WH_CLAUSE}",
         # Elliptic questions: "best json lib for go", "postgres or mysql for this".
@@ -77,6 +82,9 @@ _EMBEDDED = "|".join(
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
         rf"(?:remind|tell|show|teach) (?:me|mi|meh) (?:{_WH_CLAUSE[3:-1]}|about)\b",
         r"explain (?:how|why|what|when|whether|the difference)\b|help me understand",
+        r"\bexplain (?:[\w-]+ ){1,3}(?:to|tae) (?:me|us)\b|^\W*explain to me\b",
+        r"\b(?:like|want|welcome|value) your (?:view|views|opinion|thoughts|take)\b",
+        other_languages.QUESTION,
         r"do you know|d'?you know|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
         rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen) to (?:know|learn) {_WH_CLAUSE}",
         r"any (?:idea|ideas|clue)",

@@ -111,6 +111,8 @@ def _is_vague(text: str) -> bool:
     Either it has no content word at all, or it leans on a vague word ("stuff", "whatever", "this
     and that") with at most one content word beside it ("doing some stuff with models lately").
     """
+    if lx.VAGUE_ELSEWHERE.search(text):
+        return True
     words = _words(text)
     content = [
         w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS
@@ -154,6 +156,8 @@ def _is_request_of_the_moment(content: str) -> bool:
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
+    if chatter.NEEDED_NOW.match(body):
+        return True
     if (
         chatter.REQUEST_AFTER_COMMA.search(body)
         or chatter.QUOTED.match(body)
@@ -175,6 +179,8 @@ def _is_of_the_moment(content: str) -> bool:
     moment = lx.TRANSIENT.search(content)
     if moment is None or lx.PATTERN.search(content) or lx.STANDING_RULE.search(content):
         return False
+    if lx.LESSON.search(content):
+        return False  # "I learned the hard way that SMS codes don't arrive on a plane"
     if lx.PREFERENCE.search(content) or lx.CHANGE.search(content):
         return False
     return not lx.SUBORDINATE.search(content[: moment.start()])
@@ -226,9 +232,10 @@ def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
     # DISCOURSE_PREFIX is anchored: one match gives what every check below reads.
     prefix = lx.DISCOURSE_PREFIX.match(content)
     body = content[prefix.end() :] if prefix else content
-    if _is_hypothetical(body) and not (
+    if lx.COUNTERFACTUAL.search(body) or (
+        _is_hypothetical(body)
         # "I would be grateful if you would always ...", "If I have learned anything, it is ..."
-        lx.STANDING_RULE.search(content) or lx.LESSON.search(content)
+        and not (lx.STANDING_RULE.search(content) or lx.LESSON.search(content))
     ):
         out.rejected.append(Rejection(content, HYPOTHETICAL))
         return

@@ -24,6 +24,7 @@ _KEY_FORMATS = re.compile(
     r"""
     -----BEGIN[ A-Z0-9]*PRIVATE\ KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE\ KEY-----|\Z)
     | \bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}
+    | \b\d{6}(?:-\d{6}){7}\b                    # a BitLocker recovery key
     | \b[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}
     | \bwhsec_[A-Za-z0-9]{16,}
     | \bgh[pousr]_[A-Za-z0-9]{20,}
@@ -132,7 +133,8 @@ def _looks_random(token: str) -> bool:
     has_upper = any(c.isupper() for c in token)
     has_lower = any(c.islower() for c in token)
     has_digit = any(c.isdigit() for c in token)
-    if not (has_upper and has_lower and has_digit):
+    # Lowercase keys (base36 tokens, session ids) mix letters and digits just as often.
+    if not (has_digit and has_lower and (has_upper or len(token) >= 20)):
         return False
     # Identifiers such as getElementById2024Handler change class a few times; keys do so constantly.
     classes = [

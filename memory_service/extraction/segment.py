@@ -25,7 +25,7 @@ _ABBREVIATIONS = frozenset(
         *("cf", "ibid", "'ibid", "nr", "fig", "vol", "pp"),
     )
 )
-_BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
+_BULLET = re.compile(r"(?:[-*•]|\d+[.)])\s+")  # matched at a sentence start
 
 # "..., and I fly with KLM": a new first-person clause is a statement of its own.
 # After a comma, any new subject starts one too ("..., and she hates long decks", "..., and specs

@@ -229,7 +229,10 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         "city",
         r"\b(?:i|we|i'm|we're) (?:now |currently |still )?li(?:ve|ving) in\b"
         r"|\b(?:i|we) (?:\w+ )?moved to\b|\b(?:i'?m|we'?re) based in\b|\bmy (?:home ?town|city)\b"
-        r"|^\W*(?:now )?(?:i |we )?(?:have |'ve )?(?:just )?(?:moved|relocated|shifted) to\b",
+        r"|^\W*(?:now )?(?:i |we )?(?:have |'ve )?(?:just )?(?:moved|relocated|shifted) to\b"
+        # Terse and bilingual: "live in oslo.", "based out of Pune", "vivo en Houston".
+        r"|^\W*(?:i |we )?(?:now |still )?li(?:ve|ving) (?:in|near|outside)\b|\bbased out of\b"
+        r"|\bvivo en\b|\bj'habite\b|\bmoro em\b",
     ),
     ("seat preference", r"\baisle\b|\bwindow seats?\b|\bseats?\b"),
     ("airline", r"\bairlines?\b|\bfly with\b|\bfrequent flyer\b|\bklm\b|\blufthansa\b"),

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from memory_service.accounts.models import Organisation
+from memory_service.extraction import other_languages
 from memory_service.memories.models import ARCHIVE, Memory
 from memory_service.recall.search import holders
 from memory_service.recall.text import terms
@@ -33,7 +34,8 @@ _CORRECTION = re.compile(
     r"|(?:works?|worked) better|better value"
     # The same in dialect and in the languages users slip into: "noo", "nae mair", "ya no", "ahora".
     r"|noo|nae mair|nae more|ya no|ahora|cambi[ée]|switch|swichd|switchd|traded|promoted|stop"
-    r"|(?:no|not|never)\b[^.]{0,40}\bagain)\b|^\s*no\b",
+    r"|(?:no|not|never)\b[^.]{0,40}\bagain|transferred|taken up|re-?listed|re-?scheduled"
+    rf"|{other_languages.CHANGE})\b|^\s*no\b",
     re.IGNORECASE,
 )
 

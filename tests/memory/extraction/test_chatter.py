@@ -92,6 +92,21 @@ def test_a_standing_instruction_is_kept(message):
         ("catch u later", SMALL_TALK),
         ("wah lau eh", SMALL_TALK),
         ("Ordnung muss sein, as we say.", SMALL_TALK),
+        ("Bon ben, merci mon chum!", SMALL_TALK),
+        ("tmj mano, valeu demais", SMALL_TALK),
+        ("sei lá, gosto de umas coisas aí", TOO_VAGUE),
+        ("me faz uma bio curta pro perfil", TRANSIENT),
+        ("chu bloqué sur la 20 depuis une heure", TRANSIENT),
+        ("cab mein hoon, airport ja raha", TRANSIENT),
+        ("se eu passar na prova vou comprar um teclado", HYPOTHETICAL),
+        ("if i won the lottery i'd buy a boat and never work again", HYPOTHETICAL),
+        ("Need a 3-line summary of this abstract pls.", TRANSIENT),
+        ("I am very sorry to trouble you.", SMALL_TALK),
+        ("alright gotta run, kids are up", SMALL_TALK),
+        ("pissing down out here, absolutely soaked", TRANSIENT),
+        ("got my exam the morra", TRANSIENT),
+        ("Study hard, play hard, like the old people say.", SMALL_TALK),
+        ("When I was a boy we walked everywhere.", SMALL_TALK),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -112,6 +127,10 @@ def test_chatter_is_not_filed(message, reason):
         "Update on the garden: the roses are in the north bed now.",
         "I keep my lecture notes on my phone.",
         "Weather answers should always be for round here.",
+        "larguei o Valorant, agora meu main é CS2",
+        "type hints everywhere pls, like I said",
+        "I walk by the river most evenings; it helps me set down the day.",
+        "Bess is a collie, not a spaniel. I don't know why I said that.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -145,6 +164,14 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "I should be interested to know whether the lease can be assigned",
         "Kindly provide me the formula for the bending moment of a cantilever.",
         "weather tmrw morning in leeds",
+        "c'est quoi la meilleure route pour Québec",
+        "vc sabe se o jogo é amanhã",
+        "como eu configuro o roteador",
+        "investor update kaise likhte hain",
+        "SAFE aur CCD mein kya difference hai",
+        "wit time does the match start",
+        "explain compound interest to me like im five",
+        "Whether to publish now is something I should like your view on.",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):

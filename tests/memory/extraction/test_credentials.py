@@ -56,6 +56,14 @@ CREDENTIALS = [
     ("the router key is capital M, q, 7, x, r, exclamation mark", "capital M, q, 7"),
     ("the guest WPA2 key is xkqrtvbn", "xkqrtvbn"),
     ("le digicode du parking : 58A21", "58A21"),
+    ("the runner's PAT is 7vkz2m9qfx4nhb1yr8tj3dcw6ps5lgae0", "7vkz2m9qfx4nhb1yr8tj3dcw6ps5lgae0"),
+    ("pasting the PHPSESSID so I stay logged in: 4k9q2m7v8x1z3b6n0cwd", "4k9q2m7v8x1z3b6n0cwd"),
+    (
+        "the BitLocker thing is 111222-333444-555666-777888-999000-121212-343434-565656",
+        "111222-333444-555666-777888-999000-121212-343434-565656",
+    ),
+    ("the number thingy for Gran's back door is 1952, her wedding year", "1952"),
+    ("my login: same as always but ending 41!", "41!"),
 ]
 
 
@@ -122,6 +130,9 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "The recovery password is split between two directors.",
         "Guardo todas mis contraseñas en Bitwarden.",
         "We keep the wifi details for the holiday flat in the welcome folder.",
+        "I always lock my screen with Win+L when I leave my desk.",
+        "I learned the hard way that SMS codes do not arrive on a plane.",
+        "I use passkeys wherever they're supported, starting with my bank.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

@@ -88,6 +88,32 @@ def test_statements_are_cut_where_each_would_stand_alone(message, statements):
     assert [c.content for c in extract(message).candidates] == statements
 
 
+def test_a_bulleted_list_of_facts_is_read_line_by_line_and_not_as_a_paste():
+    message = "Some context:\n- I'm a GP in Hull.\n- We use EMIS.\n- Clinic days are Mon and Thu."
+    assert [c.content for c in extract(message).candidates] == [
+        "I'm a GP in Hull.",
+        "We use EMIS.",
+        "Clinic days are Mon and Thu.",
+    ]
+
+
+def test_a_list_of_quantities_or_code_is_still_a_paste():
+    message = "- 500 g flour\n- 350 g water\n- 10 g salt"
+    assert extract(message).candidates == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we moved from Trello to Asana this week.",
+        "upgraded the shop laptop to Windows 11 last night",
+        "Bev's down to just Mondays now.",
+    ],
+)
+def test_a_change_with_a_date_beside_it_is_kept(message):
+    assert [c.content for c in extract(message).candidates] == [message]
+
+
 def test_a_trial_period_is_not_a_spoken_full_stop():
     [candidate] = extract("Our trial period is ninety days for new hires.").candidates
     assert candidate.content == "Our trial period is ninety days for new hires."

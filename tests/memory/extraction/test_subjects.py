@@ -64,6 +64,7 @@ def test_pattern_rules_name_the_subject_the_lexicon_lacks(text, subject):
         ("My advisor is Professor Lim.", "My new advisor is Professor Choi."),
         ("The 35mm is my go-to lens.", "The 50mm is my go-to lens now."),
         ("I live in Pune.", "Now I have shifted to Bangalore."),
+        ("live in oslo.", "moved to bergen."),
     ],
 )
 def test_words_that_date_a_statement_do_not_change_its_subject(first, second):

@@ -28,6 +28,12 @@ pytestmark = pytest.mark.django_db
         ("The van is a white Transit.", "the van's a blue Vivaro noo, selt the Transit"),
         ("I use Opay for payments.", "I no dey use Opay again, I don switch to Moniepoint."),
         ("I drive a 2019 F-250.", "I traded the F-250 for a Ram last month."),
+        ("meu main é Valorant.", "larguei o Valorant, agora meu main é CS2"),
+        ("Je fais le run Montréal-Moncton.", "Je fais Moncton-Halifax maintenant."),
+        (
+            "The Hale trial is listed for 3 June.",
+            "The Hale trial has been relisted for 16 September.",
+        ),
     ],
 )
 def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):

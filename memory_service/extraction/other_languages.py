@@ -1,0 +1,46 @@
+"""Cue words in the languages users slip into mid-conversation: French, Portuguese, Hindi in Latin
+script (Spanish and Tagalog sit beside the English cues they mirror).
+
+Each pattern is read by the same check as its English twin (``questions``, ``chatter``,
+``lexicon``); a statement in another language with none of these cues is read as English is.
+"""
+
+from __future__ import annotations
+
+_WORD_END = r"(?![\w'])"
+
+# Asking: "c'est quoi la limite", "como eu configuro", "vc sabe se", "kaise likhte hain".
+QUESTION = (
+    r"(?:^|\b)(?:c'est quoi|qu'est-ce qu|est-ce qu|comment (?:je|on|faire|[çc]a|tu)|pourquoi"
+    r"|combien|sais-tu|tu sais si|savez-vous"
+    r"|como (?:eu \w+o|fa[çc]o|se|que|voc[êe])|vc sabe|voc[êe] sabe|sabe se|qual (?:[ée]|o|a)"
+    r"|quanto|onde (?:fica|[ée])|o que [ée]"
+    r"|kaise|kyun|kahan|kitna|kitne|kaun|bata do|batao|kya(?: \w+){0,3} (?:hai|hota|karu|karein))"
+    + _WORD_END
+)
+# Asking for something to be made now: "me faz uma bio", "fais-moi un résumé", "likh do".
+REQUEST = (
+    r"me faz|faz (?:um|uma)|escreve|fais-moi|fais moi|[ée]cris|traduis|peux-tu|pouvez-vous"
+    r"|likh do|bana do|bhej do"
+)
+# The moment: "chu bloqué", "à soir", "to morrendo de sono", "abhi", "ja raha".
+MOMENT = (
+    r"\b(?:chu|je suis) (?:bloqu[ée]|coinc[ée]|fatigu[ée]|crev[ée]|au|dans)\b|\b[àa] soir\b"
+    r"|\bce soir\b|\bicitte\b|\bdepuis (?:une|deux|\d+) heures?\b"
+    r"|\bt[ôo] (?:morrendo|cansad[oa]|no|na)\b|\bamanh[ãa]\b"
+    r"|\babhi\b|\baaj\b|\bja (?:raha|rahi)\b|\bmein hoon\b"
+)
+# Maybes and conditions: "si j'avais su", "se eu chegar", "talvez".
+MAYBE = r"^\W*(?:si j'|si je|se eu|se a gente|talvez|agar)\b|\bj'serais\b|\bje serais\b"
+# Thanks, goodbyes and exclamations: "merci mon chum", "valeu demais", "chalo bye".
+SMALL_TALK = (
+    r"\b(?:merci|valeu|tmj|chalo|à la prochaine|a la prochaine|dhanyavaad|shukriya|obrigad[oa])"
+    + _WORD_END
+)
+# A change: "agora meu main é CS2", "je fais Moncton-Halifax maintenant", "fini le Tim".
+CHANGE = (
+    r"agora|asteure|astheure|maintenant|fini (?:le|la|les)|plus de|mudei|troquei|larguei|me mudei"
+    r"|l[âa]ch[ée]|d[ée]sormais|ab se|ab \w+ ko"
+)
+# Saying nothing in particular: "sei lá", "umas coisas aí".
+VAGUE = r"\bsei l[áa]\b|\bumas coisas\b|\bdes trucs\b|\bkuch bhi\b"
