@@ -106,7 +106,8 @@ _EMBEDDED = "|".join(
 # After a short aside set off by a comma, an inverted question still asks: "pa tanong lang po, is
 # my contribution still counted", "quick one, can I freeze sourdough".
 _AFTER_ASIDE = (
-    r"^\W*(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:is|are|can|could|do|does|did|should|will|would)\s+"
+    # Bounded at the start: "\W*" before "[\w'-]+" would try every split of a run of quotes.
+    r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:is|are|can|could|do|does|did|should|will|would)\s+"
     rf"{_SUBJECTS}\b"
 )
 INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASIDE}", _I)
