@@ -35,13 +35,12 @@ TARGETS = {
 # Where a set measures short of a target, its bar is the figure it measured when last scored: a
 # ratchet that lets it only improve. The held-out set is never tuned on. The README lists these.
 SHORTFALLS = {
-    "development": {"precision": 0.87, "chatter": 0.92},
+    "development": {"precision": 0.89, "chatter": 0.94},
     "held-out": {
-        "precision": 0.88,
-        "lookups": 0.95,
-        "chatter": 0.92,
-        "credentials kept": 1,
-        "suite credentials leaked": 13,
+        "precision": 0.89,
+        "lookups": 0.97,
+        "chatter": 0.94,
+        "suite credentials leaked": 11,
     },
 }
 BARS = {name: {**TARGETS, **SHORTFALLS[name]} for name in SHORTFALLS}
