@@ -87,6 +87,7 @@ SAYING = re.compile(
     r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
     r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"
     r"|as the saying goes|as our (?:elders|parents|grandparents|old people) say"
+    r"|.*\bthat(?:'s| is) what (?:my|our) \w+ (?:used to say|says|always says|would say)"
     r"|.*\b(?:as (?:they|the kids|(?:\w+ )?people|we|i|(?:my|mi|me) \w+)"
     r"|like (?:they|the kids|(?:\w+ )?people|(?:my|mi|me) \w+)) (?:always |used to )?"
     r"(?:say|said|seh"

@@ -24,7 +24,12 @@ STRONG = (
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
     r"|code\s+(?:de\s+)?(?:v[ée]rification|s[ée]curit[ée]|acc[èe]s|confirmation)"
     r"|c[óo]digo\s+de\s+(?:verifica[çc][ãa]o|acesso|seguran[çc]a|verificaci[óo]n|acceso)"
-    r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information)s?|maiden\s+name"
+    r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information|phrase|number|no)s?"
+    r"|maiden\s+name|(?:12|18|24|twelve|eighteen|twenty-four)\s+words"
+    r"|(?:encryption|disk|vault|unlock|wallet|master|secret)\s+(?:pass)?phrase"
+    r"|lock\s*screen|screen\s*lock|key\s+in|punch\s+in|type\s+in|punch"
+    # The same words in the scripts and languages users slip into.
+    r"|كلمة\s+(?:السر|المرور)|الرقم\s+السري|पासवर्ड|m[ậa]t\s+kh[ẩa]u|пин(?:-код)?"
     r"|first\s+(?:pet|car|school|teacher|job|boss)|city\s+of\s+birth|childhood\s+(?:best\s+)?friend"
     r"|favou?rite\s+teacher|street\s+(?:i|you|we)\s+grew\s+up\s+on|answers?\s+i\s+(?:set|gave|used)"
     r"|master|verbal\s+password|spell(?:ed|t|ing)?(?:\s+(?:it|out))?|letter\s+by\s+letter"
@@ -51,6 +56,8 @@ WEAK = (
     r"|aba|iban|bic|swift|sort\s+code|card(?:\s+number)?|ssn|social\s+security(?:\s+number)?"
     r"|2fa|mfa|otp|totp|psk|pre-?shared(?:\s+key)?|bearer|authori[sz]ation|auth|session"
     r"|pat|sas(?:\s+token)?|jwt|phpsessid|sessionid|session\s+id|bitlocker|filevault"
+    r"|voucher|gift\s*card|(?:pattern|swipe)(?:\s+(?:lock|thing|code))?|metamask|wallet"
+    r"|licen[cs]e|authenticator"
     r"|(?:webhook|signing|client)\s+secret|deploy\s+key"
     r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
     # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
@@ -61,6 +68,11 @@ WEAK = (
     r"|a/c|acc|conta|ag[êe]ncia|ifsc|bsb|clabe|transit|iban"
 )
 CUE = re.compile(rf"(?<![\w/.-])(?:(?P<strong>{STRONG})|(?P<weak>{WEAK}))(?![\w/-])", re.I)
+STRONG_CUE = re.compile(rf"(?<![\w/.-])(?:{STRONG})(?![\w/-])", re.I)
+# A security answer given as a name: "my first pet was a hamster called Bartholomew Nibbles".
+NAMED = re.compile(
+    r"\b(?:was|is)\s+an?\s+[\w-]+\s+(?:called|named)\s+(?P<value>[\w'-]+(?: [A-Z][\w'-]*)*)"
+)
 
 # "error code 0x80190001", "zip code 90210": these codes identify, they do not unlock.
 NOT_A_CREDENTIAL = re.compile(
@@ -76,7 +88,7 @@ EDGE = "\"'`()[]{}<>.,;:!?*"
 # PIN for the new starter in radiology, J. Amadi, is 6620"), though not without bound, so that a
 # sentence of a thousand cues costs what its length does.
 WINDOW = 8
-STRONG_REACH = 24
+STRONG_REACH = 48
 # Words that follow a cue without being its value ("my password is too short").
 NOT_VALUES = frozenset(
     """
@@ -182,7 +194,10 @@ _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
 # "token=abc123", "pw:hunter2": the value is what follows the name.
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
-SEPARATORS = frozenset(("is", "was", "are", "it's", "its", "=", "->", "reads", "says"))
+# "colon" is the separator as dictation spells it ("Netflix password colon ...").
+SEPARATORS = frozenset(
+    ("is", "was", "are", "it's", "its", "=", "->", "reads", "says", "colon", "as")
+)
 FILLERS_AFTER_SEPARATOR = frozenset(
     (
         *("now", "still", "just", "literally", "actually", "set", "to", "currently", "always"),
@@ -227,10 +242,58 @@ OPENS = (
         r"(?![\w:.]\d)",
         re.I,
     ),
+    # "boots into Windows with kestrel99", "wakes up with 0606", "the gate opens with C2580".
+    re.compile(
+        r"\b(?:opens|unlocks|boots(?: up| into \w+)?|wakes(?: up)?|logs? in|signs? in"
+        r"|starts(?: up)?)"
+        r"\s+(?:with|using)\s+(?P<value>[^\s,.;:!?]*\d[^\s,.;:!?]*)",
+        re.I,
+    ),
+    # "my banking app wants 271903 every time", "Monzo wants 8842 before it shows me".
+    re.compile(r"\b(?:wants|asks for|asks me for|needs)\s+(?P<value>\d{4,8})\b(?![.,:]\d)", re.I),
     re.compile(
         r"(?<!\S)(?P<value>\d{3,8}[#*]?)\s+(?:opens|unlocks|disarms)\s+(?:the|it|my|our|both)\b",
         re.I,
     ),
+)
+# A value put in place of a credential: "Enter Blue Moon Cafe 9 as the password for the laptop".
+ENTERED_AS = re.compile(
+    r"\b(?:enter|use|type|put in|set)\s+(?P<value>[^,.;]{1,40}?)\s+as\s+(?:the|my|your|our)\s+"
+    rf"(?:[\w-]+\s+)?(?:{STRONG})(?![\w-])",
+    re.I,
+)
+# A value before "is what I use": "quietharbor2031 is what i use for everything".
+WHAT_I_USE = re.compile(
+    r"(?:^|[.!?]\s+)(?P<value>[^\s,]*\d[^\s,]*)[\s,].{0,200}?\bis what (?:i|we) (?:set|use"
+    r"|chose|picked|made|type)\b",
+    re.I,
+)
+# A passphrase given after what it unlocks: "the vault unlocks with the phrase purple tractor".
+WITH_THE_PHRASE = re.compile(
+    r"\b(?:unlocks|opens|decrypts)\s+with\s+the\s+(?:pass)?(?:phrase|words?)\s+(?P<value>[^,.;]+)",
+    re.I,
+)
+# What was put in for a security question: "For 'name of your first school' I put Saint Brigid's".
+PUT_IN = re.compile(
+    rf"(?:{STRONG})['\"\u2019]?\s*,?\s+(?:i|we) (?:put|use|used|gave|wrote|chose|entered|typed)\s+"
+    r"(?P<value>[^,.;]+)",
+    re.I,
+)
+# A credential given in parts: "The first part is Pewter and the second part is Gull#58".
+PARTS = re.compile(
+    r"\b(?:first|second|third|last|other) (?:part|half|bit|word) (?:is|was)\s+(?P<value>[^\s,.;]+)",
+    re.I,
+)
+# A code keyed in as a sequence: "punch 77 then 09 then press enter".
+KEYED = re.compile(
+    r"\b(?:punch|key|type|enter|press|dial)\s+(?:in\s+)?(?P<value>\d{1,8}(?:\s+then\s+\d{1,8})+)",
+    re.I,
+)
+# A number corrected after a cue: "the padlock is 4.99 in my notes, I mean 499".
+CORRECTED = re.compile(
+    r"\b(?:i mean|i meant|no wait|sorry|typo|correction|actually)[,:]?\s+(?:it'?s\s+)?"
+    r"(?P<value>\d{3,8})\b",
+    re.I,
 )
 # A hint that gives part of a password away: "same as always but ending 77!".
 PART_GIVEN = re.compile(
@@ -239,7 +302,7 @@ PART_GIVEN = re.compile(
     re.I,
 )
 # One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".
-DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,3}(?![\w-])")
+DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{1,4}(?:[ -]\d{1,4}){1,7}(?![\w-])")
 # Base32 secrets (TOTP seeds): long runs of capitals and the digits 2-7.
 BASE32 = re.compile(r"(?<![\w])(?=(?:[A-Z]*[2-7]){2})[A-Z2-7]{16,}(?![\w])")
 # Secrets in code: jwtKey = []byte("..."), API_TOKEN := "...", apiKey: '...'.

@@ -21,27 +21,33 @@ from memory_service.extraction.credential_shapes import (
     CJK_CUE,
     CLAUSE_END,
     CODE_SECRET,
+    CORRECTED,
     CUE,
     DETERMINERS,
     DIGIT_GROUPS,
     DIGIT_WORDS,
     EDGE,
+    ENTERED_AS,
     FILLERS_AFTER_SEPARATOR,
     FOR_ACCOUNT,
     GROUPS,
     IDENTIFIER,
     KEY_GROUPS,
+    KEYED,
     LEADS,
     LOCATION,
     LOGIN_PAIR,
+    NAMED,
     NOT_A_CREDENTIAL,
     NOT_VALUE_SHAPES,
     NOT_VALUES,
     NUMBER_CONTEXT,
     OPENS,
     PART_GIVEN,
+    PARTS,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
+    PUT_IN,
     REFERENCE,
     REFERENCE_WORDS,
     SEED,
@@ -52,12 +58,15 @@ from memory_service.extraction.credential_shapes import (
     SMALL_WORDS,
     SPELLED_OUT,
     SPELLING,
+    STRONG_CUE,
     STRONG_REACH,
     SYMBOLS,
     TOKEN,
     UNITS,
     VALUE_FIRST,
+    WHAT_I_USE,
     WINDOW,
+    WITH_THE_PHRASE,
 )
 
 Span = tuple[int, int]
@@ -150,6 +159,10 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
     ends = [t.end() for t in sentence]
     spans: list[Span] = []
     joined_start, joined_end = sentence[0].start(), sentence[-1].end()
+    # Read once a sentence: a search per cue would cost a sentence of many cues its square.
+    lead = LED.search(text, joined_start, joined_end)
+    first_lead = lead.start() if lead else None
+    judged: dict[tuple[int, str, bool], bool] = {}
     for cue in CUE.finditer(text, joined_start, joined_end):
         if NOT_A_CREDENTIAL.search(text, max(0, cue.start() - 16), cue.start()):
             continue
@@ -166,18 +179,34 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
             previous = words[i - 1] if i and i != last + 1 else ""
             if i == last + 2 and previous.strip(EDGE).lower() in ("no", "nr", "number", "#"):
                 previous = ""  # "A/c no. 5010...": the number the cue announces
-            following = text[sentence[i].end() : sentence[i].end() + 16]
-            if value_like(words[i], previous, following) or (strong and CHAIN.match(words[i])):
+            # Cues a few words apart share their windows: each reading is made once.
+            key = (i, previous, strong)
+            if key not in judged:
+                following = text[sentence[i].end() : sentence[i].end() + 16]
+                judged[key] = (
+                    value_like(words[i], previous, following)
+                    or (strong and CHAIN.match(words[i]) is not None)
+                    or (strong and _code_number(words[i], previous, following))
+                )
+            if judged[key] or (i == last + 1 and _hex_after_cue(words[i])):
                 spans.append(_value_span(sentence[i]))
         if strong:
             spelled = cue.group().lower().startswith(("spell", "letter"))
             after = sentence[last + 1 : last + 2 + SEPARATOR_REACH]
-            spans += _introduced_value(after, cue.end(), text, joined_end, spelled)
+            # "I set the disk encryption phrase to ...": "to" introduces the value.
+            led = first_lead is not None and first_lead < cue.start()
+            spans += _introduced_value(after, cue.end(), text, joined_end, spelled, led=led)
     return spans
 
 
 def _introduced_value(
-    after: list[re.Match[str]], cue_end: int, text: str, sentence_end: int, spelled: bool
+    after: list[re.Match[str]],
+    cue_end: int,
+    text: str,
+    sentence_end: int,
+    spelled: bool,
+    *,
+    led: bool = False,
 ) -> list[Span]:
     """Return what a separator introduces after a strong cue, to the end of its clause.
 
@@ -186,7 +215,10 @@ def _introduced_value(
     few words). A noun right after the cue makes a compound ("PIN pad", "password manager") that
     introduces nothing.
     """
-    introduced = text[cue_end : cue_end + 1] in (":", "=")
+    # "PIN: 4471", "(maiden name): Vandersloot": a mark right after the cue introduces its value.
+    introduced = re.match(r"[)\]'\"]*[:=]", text[cue_end : cue_end + 3]) is not None
+    # "Password's open sesame 77": the "'s" is "is".
+    introduced = introduced or re.match(r"['\u2019]s\s", text[cue_end : cue_end + 3]) is not None
     phrase = False
     previous = ""
     for token in after[:SEPARATOR_REACH]:
@@ -210,7 +242,7 @@ def _introduced_value(
             return [(token.start() + _lead(token.group()), max(end, token.start() + 1))]
         if raw in SEPARATOR_MARKS or raw.endswith((":", "=")):
             introduced = True  # a mark introduces whatever stands between ("Q 'street' → X")
-        elif word in SEPARATORS or (word == "to" and previous in LEADS):
+        elif word in SEPARATORS or (word == "to" and (previous in LEADS or led)):
             introduced = True
         elif word in LEADS and not phrase:
             pass  # "password changed to ...": only "to" may follow
@@ -225,6 +257,36 @@ def _introduced_value(
 def _lead(token: str) -> int:
     """Return how many opening quotes or brackets ``token`` starts with."""
     return len(token) - len(token.lstrip(EDGE))
+
+
+def _code_number(token: str, previous: str, following: str) -> bool:
+    """Tell whether ``token`` is a code near a strong cue ("the alarm code change from 5529").
+
+    Only a year after "in", "since" and the like ("I changed my PIN in 2023") or a count of
+    something ("24 characters") is not.
+    """
+    value = token.strip(EDGE)
+    if not re.fullmatch(r"\d{4,8}", value) or UNITS.match(following):
+        return False
+    if re.fullmatch(r"(?:19|20)\d\d", value):
+        return False  # a year ("since the 2024 upgrade"); "PIN is 1984" is read as a value
+    prior = previous.strip(EDGE).lower()
+    # "extension 5520", "room 2417": the number names something else.
+    return prior not in NUMBER_CONTEXT or prior in _PREPOSITIONS
+
+
+# Words of NUMBER_CONTEXT that only place a number; after a strong cue the number is the code.
+_PREPOSITIONS = frozenset(
+    ["in", "from", "until", "till", "by", "of", "at", "after", "before", "for", "since"]
+)
+
+
+LED = re.compile(r"\b(?:set|changed|change|reset|updated)\b", re.I)
+
+
+def _hex_after_cue(token: str) -> bool:
+    """Tell whether ``token`` is hex key material ("WPA key c8f2a91d7e"), as right after a cue."""
+    return re.fullmatch(r"[0-9a-f]{8,64}", token.strip(EDGE), re.I) is not None
 
 
 def _token_beyond_cue(token: re.Match[str], cue: re.Match[str]) -> bool:
@@ -259,16 +321,31 @@ def credential_spans(text: str) -> list[Span]:
         spans += _login_spans(sentence, text)
         spans += [
             m.span("value")
-            for pattern in (VALUE_FIRST, FOR_ACCOUNT, *OPENS)
+            for pattern in (
+                VALUE_FIRST,
+                FOR_ACCOUNT,
+                ENTERED_AS,
+                WITH_THE_PHRASE,
+                PUT_IN,
+                KEYED,
+                *OPENS,
+            )
             for m in pattern.finditer(text, sentence[0].start(), sentence[-1].end())
             if plain_value(m.group("value"))
         ]
         start, end = sentence[0].start(), sentence[-1].end()
-        if CUE.search(text, start, end):
-            spans += [m.span() for m in DIGIT_WORDS.finditer(text, start, end)]
+        # Four or more digits read out are a code with or without a cue ("six, oh, eight, five").
+        spans += [
+            m.span()
+            for m in DIGIT_WORDS.finditer(text, start, end)
+            if CUE.search(text, start, end) or len(re.findall(r"[a-z]+", m.group(), re.I)) >= 4
+        ]
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
+        if STRONG_CUE.search(text, start, end):
+            spans += [m.span("value") for m in NAMED.finditer(text, start, end)]
         if CUE.search(text, start, end):
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
+            spans += [m.span("value") for m in CORRECTED.finditer(text, start, end)]
             spans += [
                 m.span("value")
                 for m in PART_GIVEN.finditer(text, start, end)
@@ -293,6 +370,9 @@ def credential_spans(text: str) -> list[Span]:
         ]
         spans += [m.span() for m in KEY_GROUPS.finditer(text, start, end)]
     spans += _asked_and_answered(text)
+    spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
+    if STRONG_CUE.search(text):
+        spans += [m.span("value") for m in PARTS.finditer(text)]
     spans += [m.span() for m in BASE32.finditer(text)]
     spans += [m.span("value") for m in CODE_SECRET.finditer(text)]
     return spans + _table_spans(text) + _answer_spans(text)
@@ -306,9 +386,12 @@ def _asked_and_answered(text: str) -> list[Span]:
     spans: list[Span] = []
     groups = _sentences(list(TOKEN.finditer(text)))
     for asked, answer in itertools.pairwise(groups):
-        if len(answer) > 4 or not asked[-1].group().endswith("?"):
+        if len(answer) > 4:
             continue
-        if CUE.search(text, asked[0].start(), asked[-1].end()) is None:
+        cue = CUE.search(text, asked[0].start(), asked[-1].end())
+        # After a question naming a credential, or a sentence giving one ("PIN for the card is
+        # 3092. sorry, typo, 3029.").
+        if cue is None or not (asked[-1].group().endswith("?") or cue.group("strong")):
             continue
         spans += [
             _value_span(t) for t in answer if value_like(t.group()) or _has_digits(t.group(), 3)

@@ -77,6 +77,7 @@ SMALL_TALK_FORMULA = re.compile(
     # Reminiscence: "When I was a boy we had to walk three miles to chapel".
     r"|(?:back )?when i was (?:a |an |young|little|small|at school)|god is good"
     r"|let me go and \w+|(?:right,? )?i'?m off\W*$|(?:alright,? )?gotta run\b|laters\W*$"
+    r"|.*\bi'?m off\W*$|i trust you are well|(?:i )?hope you(?: are|'re) (?:well|keeping well)"
     # A letter's sign-off: "Love, June", "Cheers, Dave".
     r"|(?:love|lots of love|all my love|best|best wishes|kind regards|regards|cheers|yours"
     r"|yours truly|hugs|xo+),?\s+(?:[\w'.-]+\s*){1,3}\W*$)",
@@ -103,7 +104,7 @@ HYPOTHETICAL_START = re.compile(
 )
 HYPOTHETICAL_ANY = re.compile(
     r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
-    r"|i wish|i'?m (?:thinking (?:about|of)|considering))\b"
+    r"|i wish|(?:i'?m|i am) (?:thinking (?:about|of)|considering|contemplating))\b"
     r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?"
     r"(?:thinkin[g']? (?:about|of|abt|bout)"
     r"|considering"
@@ -211,7 +212,8 @@ TRANSIENT = re.compile(
     r"|^\W*(?:presently|at present)\b|\btake light\b"
     # Scots: "the morra" is tomorrow; "baltic" is freezing.
     r"|\bthe morra\b|\bbaltic\b|\bbricking it\b"
-    r"|\bbrain(?:'s| is) (?:fried|mush|dead|gone|toast)\b"
+    r"|\bbrain(?:'s| is) (?:fried|mush|dead|gone|toast)\b|\bstuck inside\b"
+    r"|\b(?:network|signal|reception|connection) is (?:bad|poor|terrible|awful|patchy)\b"
     r"|\b(?:i'?m|i am) (?:very |so |really |super |crazy |extremely )?busy\b"
     r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"
     r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out)\b"

@@ -15,8 +15,9 @@ QUESTION = (
     r"|combien|sais-tu|tu sais si|savez-vous"
     r"|como (?:eu \w+o|fa[çc]o|se|que|voc[êe])|vc sabe|voc[êe] sabe|sabe se|qual (?:[ée]|o|a)"
     r"|quanto|onde (?:fica|[ée])|o que [ée]"
-    r"|kaise|kyun|kahan|kitna|kitne|kaun|bata do|batao|kya(?: \w+){0,3} (?:hai|hota|karu|karein))"
-    + _WORD_END
+    r"|kaise|kyun|kahan|kitna|kitne|kaun|bata do|batao|kya(?: \w+){0,3} (?:hai|hota|karu|karein)"
+    # Swahili: "niambie" (tell me), "sijui" (I don't know), "vipi" (how).
+    r"|niambie|sijui|vipi)" + _WORD_END
 )
 # Asking for something to be made now: "me faz uma bio", "fais-moi un résumé", "likh do".
 REQUEST = (
@@ -31,11 +32,14 @@ MOMENT = (
     r"|\babhi\b|\baaj\b|\bja (?:raha|rahi)\b|\bmein hoon\b"
 )
 # Maybes and conditions: "si j'avais su", "se eu chegar", "talvez".
-MAYBE = r"^\W*(?:si j'|si je|se eu|se a gente|talvez|agar)\b|\bj'serais\b|\bje serais\b"
+MAYBE = (
+    r"^\W*(?:si j'|si je|se eu|se a gente|talvez|agar|in[şs]allah|inshallah|mungu akipenda)\b"
+    r"|\bj'serais\b|\bje serais\b"
+)
 # Thanks, goodbyes and exclamations: "merci mon chum", "valeu demais", "chalo bye".
 SMALL_TALK = (
-    r"\b(?:merci|valeu|tmj|chalo|à la prochaine|a la prochaine|dhanyavaad|shukriya|obrigad[oa])"
-    + _WORD_END
+    r"\b(?:merci|valeu|tmj|chalo|à la prochaine|a la prochaine|dhanyavaad|shukriya|obrigad[oa]"
+    r"|kwaheri|asante|çok sağol|teşekkürler|danke schön|grazie)" + _WORD_END
 )
 # A change: "agora meu main é CS2", "je fais Moncton-Halifax maintenant", "fini le Tim".
 CHANGE = (

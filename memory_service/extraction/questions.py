@@ -19,7 +19,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
     r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly|abeg|oya"
-    r"|aye|right|look|listen|mate|dear)\b[,:\s]*)*"
+    r"|aye|right|look|listen|mate|dear|now)\b[,:\s]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -40,6 +40,9 @@ _OPENING = (
     # "Have a good weekend", "Do the dishes": before an article these verbs give orders.
     rf"(?:(?:do|have|has|had|may|must|might)\s+{_PERSONS}\b"
     rf"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+{_SUBJECTS}\b"
+    # A capitalised "Is" or "Are" asks whatever follows ("Is co-codamol 30/500 a schedule 5
+    # drug"); texting drops its subject before a small one ("is fine now", "was in a mtg").
+    r"|(?-i:Is|Are|Isn'?t|Aren'?t)\s+[\w'-]+"
     rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t)\s+{_SUBJECTS}\b"
     # "when I ask for code, use Python" is a condition, not a question.
     rf"|{_WH}(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
@@ -86,7 +89,17 @@ _EMBEDDED = "|".join(
         r"\b(?:like|want|welcome|value) your (?:view|views|opinion|thoughts|take)\b",
         other_languages.QUESTION,
         r"do you know|d'?you know|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
-        rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen) to (?:know|learn) {_WH_CLAUSE}",
+        rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen|grateful|glad|pleased) to "
+        rf"(?:know|learn) {_WH_CLAUSE}",
+        # Asking for an explanation, a comparison or advice is asking: "explain recursion like
+        # im five", "compare spotify vs apple music for me", "kindly advise on ...".
+        r"^\W*(?:(?:pls|please|can you|could you|just)\s+)?explain\s+"
+        r"(?!(?:this|that|it|these|those|the above|my|the code|the error|everything)\b)",
+        r"^\W*compare \S+(?: \S+){0,4} (?:vs\.?|versus) ",
+        r"\binteractions? between\b|\badvise (?:on|me|us|whether|if|how|what)\b",
+        r"^\W*how (?:i|we|you) (?:can|could|should|must|do|would)\b",
+        r"^\W*(?:you|u|ya) (?:think|reckon)\b|\bor nah\W*$|\bor not\W*$",
+        r",\s*any (?:tips|tricks|ideas?|advice|suggestions|recs|thoughts)\W*$",
         r"any (?:idea|ideas|clue)",
         rf"(?:tell me|let me know|lemme know) (?:the|{_WH_CLAUSE[3:-1]})\b",
         r"\bdiff(?:erence)? (?:between|of|b/w|btwn|btw)\b|\bi (?:want|wanted|would like) to ask\b",
@@ -107,8 +120,9 @@ _EMBEDDED = "|".join(
 # my contribution still counted", "quick one, can I freeze sourdough".
 _AFTER_ASIDE = (
     # Bounded at the start: "\W*" before "[\w'-]+" would try every split of a run of quotes.
-    r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:is|are|can|could|do|does|did|should|will|would)\s+"
-    rf"{_SUBJECTS}\b"
+    r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:(?:is|are|can|could|do|does|did|should|will|would)\s+"
+    rf"{_SUBJECTS}\b|(?:what|how|where|when|which|why|who)(?:'s)?\s+(?:is|are|do|does|can|should"
+    r"|would)\b)"
 )
 INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASIDE}", _I)
 

@@ -8,7 +8,7 @@ import math
 import re
 from collections import Counter
 
-from memory_service.extraction.credential_shapes import NOT_VALUES
+from memory_service.extraction.credential_shapes import DIGIT_WORDS, NOT_VALUES
 from memory_service.extraction.credentials import (
     credential_spans,
     plain_value,
@@ -70,6 +70,8 @@ _USER_OPTION = re.compile(r"(?:^|\s)(?:-u|--user)\s+[^\s:]*:(?P<value>\S+)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b")
 # Payment cards (checked with Luhn below) and US social security numbers.
 _CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+_CARD_GROUPS = re.compile(r"(?<![\d-])\d{4}(?:[ -]\d{4}){3}(?![\d-])")
+_SHORT_CODE = re.compile(r"(?<![\w./:-])\d{3,4}(?![\w/:-]|\.\d)")
 _SSN = re.compile(
     r"\b(?:ssn|social security(?: number)?)\b\D{0,12}(?P<value>\d{3}-?\d{2}-?\d{4})\b", re.I
 )
@@ -198,7 +200,16 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         span = _value_span(match, strong)
         if span:
             spans.append(span)
-    spans.extend(m.span() for m in _CARD.finditer(text) if _luhn(re.sub(r"\D", "", m.group())))
+    cards = [m.span() for m in _CARD.finditer(text) if _luhn(re.sub(r"\D", "", m.group()))]
+    # Four groups of four digits read off a card, whatever their checksum.
+    cards += [m.span() for m in _CARD_GROUPS.finditer(text)]
+    spans.extend(cards)
+    if cards:
+        # The few digits on the back of the card, said after it ("the three numbers are 316").
+        after = text[cards[0][0] : cards[-1][1] + 160]
+        spans.extend(
+            (cards[0][0] + m.start(), cards[0][0] + m.end()) for m in _SHORT_CODE.finditer(after)
+        )
     for match in _ASSIGNMENT.finditer(text):
         group = next(g for g in ("dq", "sq", "value") if match.group(g) is not None)
         value = match.group(group).strip().lower()
@@ -217,7 +228,33 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
     # What redact() left behind is not a secret: redacted text must read as clean.
     spans = [_trimmed(text, s) for s in spans]
     # What redact() left behind is not a secret: redacted text must read as clean.
-    return _merged([s for s in spans if s[0] < s[1] and not _is_marker(text[s[0] : s[1]])])
+    spans = [s for s in spans if s[0] < s[1] and not _is_marker(text[s[0] : s[1]])]
+    if spans:
+        # Beside a credential, digits read out are part of it ("The back bit says eight one nine").
+        spans += [m.span() for m in DIGIT_WORDS.finditer(text)]
+    return _merged(spans + _said_again(text, spans))
+
+
+def _said_again(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return the other places where a found secret is written again ("... a room called B-217").
+
+    One pass over the words for one-word values, a plain search for the few of several words: a
+    search per value would cost a message of many values its square.
+    """
+    values = {text[start:end] for start, end in spans if end - start >= 3}
+    again = []
+    for token in re.finditer(r"\S+", text):
+        start, word = token.start(), token.group()
+        trimmed = word.strip(".,;:!?\"'()[]{}")
+        if trimmed in values:
+            offset = word.index(trimmed)
+            again.append((start + offset, start + offset + len(trimmed)))
+    for value in (v for v in values if " " in v):
+        at = text.find(value)
+        while at != -1:
+            again.append((at, at + len(value)))
+            at = text.find(value, at + len(value))
+    return again
 
 
 def _is_marker(value: str) -> bool:

@@ -107,6 +107,13 @@ def test_a_standing_instruction_is_kept(message):
         ("got my exam the morra", TRANSIENT),
         ("Study hard, play hard, like the old people say.", SMALL_TALK),
         ("When I was a boy we walked everywhere.", SMALL_TALK),
+        ("Right, the news is on, I'm off!", SMALL_TALK),
+        ("I trust you are well.", SMALL_TALK),
+        ("I am contemplating a move to Leeds.", HYPOTHETICAL),
+        ("Slow and steady, that is what my father used to say.", SMALL_TALK),
+        ("I'm in town, network is bad, back later.", TRANSIENT),
+        ("Kwaheri!", SMALL_TALK),
+        ("Inshallah next year I start the master.", HYPOTHETICAL),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -131,6 +138,8 @@ def test_chatter_is_not_filed(message, reason):
         "type hints everywhere pls, like I said",
         "I walk by the river most evenings; it helps me set down the day.",
         "Bess is a collie, not a spaniel. I don't know why I said that.",
+        "Oh my goodness, what a morning. I run the school kitchen.",
+        "sry was in a mtg. our fiscal yr starts in april",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -172,6 +181,18 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "wit time does the match start",
         "explain compound interest to me like im five",
         "Whether to publish now is something I should like your view on.",
+        "Right you are. Now, what's the best feed for tomatoes",
+        "explain inflation like im five",
+        "compare netflix vs disney plus for me",
+        "Is ibuprofen 400 safe with warfarin",
+        "Niambie, what is the best feed for layers",
+        "Aki sijui how to apply for the bursary",
+        "how I can tell a client politely that we are closed",
+        "You think 60 hours a week is too much",
+        "is python worth it for this or nah",
+        "the twins wont nap, any tricks",
+        "Kindly advise on the best way to store a kilt",
+        "I would be grateful to know whether the lease transfers",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):

@@ -64,6 +64,19 @@ CREDENTIALS = [
     ),
     ("the number thingy for Gran's back door is 1952, her wedding year", "1952"),
     ("my login: same as always but ending 41!", "41!"),
+    ("Password's literally open sesame 12, with the spaces", "open sesame 12"),
+    ("my banking app wants 771903 every time I open it", "771903"),
+    ("The old laptop boots into Windows with falcon77 if you need it.", "falcon77"),
+    ("lockscreen is moth42 on the old tablet", "moth42"),
+    ("licence for the synth: QRT-88XZ-41PL-WW07", "QRT-88XZ-41PL-WW07"),
+    ("my authenticator shows 193 514 right now", "193 514"),
+    ("the numbers for the bank thing are four, seven, seven, two", "four, seven, seven, two"),
+    ("Security answer (maiden name): Vanderkamp", "Vanderkamp"),
+    ("The Amazon voucher from work is BQ4N-77FHT2-KLPM.", "BQ4N-77FHT2-KLPM"),
+    ("The ticket security number is 2391 0482 7711.", "2391 0482 7711"),
+    ("the swipe thing on my phone is 3-2-1-4-7", "3-2-1-4-7"),
+    ("the WPA key on the sticker is c8f2a91d7e", "c8f2a91d7e"),
+    ("Netflix password colon open bracket Harbor Lights 31 close bracket", "Harbor Lights 31"),
 ]
 
 
@@ -82,6 +95,23 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
     [
         ("The TV has a parental lock. Four digits: 2719.", "2719"),
         ("what's the locker code? -> 6612", "6612"),
+        ("PIN for the card is 3092. sorry, typo, 3029.", "3029"),
+        ("did the alarm code change from 6631 or is that still it", "6631"),
+        ("The lab door code is B-217 and visitors look for a room called B-217.", "B-217"),
+        (
+            "the 12 words for my wallet are swift cedar noble acorn plume rather dizzy",
+            "swift cedar",
+        ),
+        (
+            "My first pet was a hamster called Bartholomew, that's my security answer.",
+            "Bartholomew",
+        ),
+        ("It says 4929 1834 5521 0078 on the front and the three numbers are 316.", "316"),
+        (
+            "My PIN for the gym card — which I use twice a year at most, mostly in the hotel"
+            " one up north where they never take tap, and which I always forget — is 5527.",
+            "5527",
+        ),
         ("Agent: can you confirm your phone banking passcode?\nMe: 41 88 30", "41 88 30"),
     ],
 )
@@ -130,6 +160,9 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "The recovery password is split between two directors.",
         "Guardo todas mis contraseñas en Bitwarden.",
         "We keep the wifi details for the holiday flat in the welcome folder.",
+        "The IT helpdesk is on extension 5520 for password resets.",
+        "Our building moved from keypad codes to phone entry in April 2024.",
+        "The garage has needed badge plus PIN since the 2024 upgrade.",
         "I always lock my screen with Win+L when I leave my desk.",
         "I learned the hard way that SMS codes do not arrive on a plane.",
         "I use passkeys wherever they're supported, starting with my bank.",
