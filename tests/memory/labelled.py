@@ -37,10 +37,10 @@ TARGETS = {
 SHORTFALLS = {
     "development": {"precision": 0.89, "chatter": 0.94, "suite credentials leaked": 2},
     "held-out": {
-        "precision": 0.89,
-        "lookups": 0.97,
+        "precision": 0.90,
+        "lookups": 0.98,
         "chatter": 0.94,
-        "suite credentials leaked": 11,
+        "suite credentials leaked": 10,
     },
 }
 BARS = {name: {**TARGETS, **SHORTFALLS[name]} for name in SHORTFALLS}
