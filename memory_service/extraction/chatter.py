@@ -21,7 +21,8 @@ REACTION = re.compile(
     r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man"
     # Laughter as other languages type it: "kkkkk" (Portuguese), "jajaja", "rsrs".
     r"|k{4,}|ja(?:ja)+|rs(?:rs)+|wah lau|walao|sian|aiyo+|aiya+|alamak|haiz|shiok"
-    r"|in stitches|pure buzzing|buzzin|gutted|raging|chuffed|stoked|innit)(?![\w'])|[:;]-?[)(DPp]\B"
+    r"|in stitches|pure buzzing|buzzin|gutted|raging|chuffed|stoked|innit|ngmi|wagmi|lfg)(?![\w'])"
+    r"|[:;]-?[)(DPp]\B"
     rf"|{other_languages.SMALL_TALK}"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
@@ -29,7 +30,7 @@ REACTION = re.compile(
 )
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
-    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry)\b[\s,.!]*)*"
+    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno)\b[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"

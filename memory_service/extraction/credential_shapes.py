@@ -102,7 +102,7 @@ NOT_VALUES = frozenset(
     against over under about after before through across behind between during within per like
     manager managers vault app apps page pages screen field box prompt policy policies reset resets
     rotation rules rule change changes every each all any some one two three four five six seven
-    eight nine ten twelve sixteen twenty
+    eight nine ten twelve sixteen twenty only monitored named
     known held taped stuck pinned split posted printed taught told given seen sent found kept
     lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
     bitwarden dashlane authy redacted
@@ -145,6 +145,12 @@ REFERENCE_WORDS = frozenset(
         "flight",
         "room",
         "ext",
+        "helpline",
+        "phone",
+        "tel",
+        "telephone",
+        "mobile",
+        "fax",
         "extension",
         "called",
         "named",
@@ -189,6 +195,12 @@ SPELLED_OUT = re.compile(
     r"|exclamation (?:mark|point)|hash|at sign|dollar sign|underscore|dash|dot)",
     re.I,
 )
+# Five or more characters read out one at a time are a value with or without a cue: "hash, k, 9,
+# m, zed, capital P, 4, 4".
+_READ_OUT = (
+    r"(?:(?:capital |upper ?case |lower ?case |small )?[A-Za-z0-9]|hash|zed|dash|dot|at|star)"
+)
+READ_OUT = re.compile(rf"(?<![\w'])(?:{_READ_OUT}(?![\w'])[\s,]+){{4,}}{_READ_OUT}(?![\w'])", re.I)
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
@@ -281,8 +293,45 @@ PUT_IN = re.compile(
 )
 # A credential given in parts: "The first part is Pewter and the second part is Gull#58".
 PARTS = re.compile(
-    r"\b(?:first|second|third|last|other) (?:part|half|bit|word) (?:is|was)\s+(?P<value>[^\s,.;]+)",
+    r"\b(?:(?:first|second|third|last|other|next) (?:part|half|bit|word|two|three|four|digits?"
+    r"|letters?|characters?)|the rest)(?: (?:is|are|was|were)[:,]?| ?[:,]|(?= \d))"
+    r"(?: no space[:,]?)?\s+"
+    r"(?P<value>[^\s,.;]+)"
+    r"|\b(?:starts|begins)(?: with)?\s+(?P<start>\d{2,8}|[A-Z][\w!#$%&*+-]*\d[\w!#$%&*+-]*)",
     re.I,
+)
+# More ways a code is given without its name: "types 6193", "it's not 4415 it's 4451", "opens on 61
+# right, 22 left", "Shed padlock is 724", "type latte-art-42 when it asks", "the bank texted
+# 551708".
+GIVEN = (
+    re.compile(
+        r"\b(?:types?|typed|enters?|entered|keys? in|punch(?:es)? in|dials?)\s+"
+        r"(?P<value>\d{4,8})\b",
+        re.I,
+    ),
+    re.compile(
+        r"\bnot (?P<value>\d{3,8}),? it'?s \d{3,8}\b|\bnot \d{3,8},? it'?s (?P<v2>\d{3,8})\b", re.I
+    ),
+    re.compile(
+        r"\bopens? on (?P<value>\d{1,3} (?:right|left)(?:,? (?:then )?\d{1,3} (?:right|left))+)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box)(?:'s| is| was"
+        r"| code is| combo is)\s+(?P<value>\d{3,8})\b",
+        re.I,
+    ),
+    re.compile(r"\b(?:type|enter|put in)\s+(?P<value>\S*\d\S*)\s+when (?:it|they) asks?\b", re.I),
+    re.compile(r"\b(?:texted|sent|emailed|sms'?d)(?: me| us)? (?P<value>\d{4,8})\b", re.I),
+    # A sort code beside an account number: "Mira, 41-17-09 and 55120384".
+    re.compile(r"(?P<value>\b\d{2}-\d{2}-\d{2}\b(?:\D{1,12}\d{8}\b)?)"),
+    # A security answer: "for the first pet question the answer is Mr Whiskerton".
+    re.compile(
+        r"\b(?:question|maiden|born|pet|memorable)\b[^.]{0,60}?\banswer(?: for [^.]{1,50}?)? is "
+        r"(?P<value>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+        r"|\banswer for [^.]{1,50}? is (?P<a2>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)",
+        re.I,
+    ),
 )
 # A code keyed in as a sequence: "punch 77 then 09 then press enter".
 KEYED = re.compile(

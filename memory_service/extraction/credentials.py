@@ -30,6 +30,7 @@ from memory_service.extraction.credential_shapes import (
     ENTERED_AS,
     FILLERS_AFTER_SEPARATOR,
     FOR_ACCOUNT,
+    GIVEN,
     GROUPS,
     IDENTIFIER,
     KEY_GROUPS,
@@ -48,6 +49,7 @@ from memory_service.extraction.credential_shapes import (
     PASSWORD_SHAPE,
     PHRASE_STARTS,
     PUT_IN,
+    READ_OUT,
     REFERENCE,
     REFERENCE_WORDS,
     SEED,
@@ -371,8 +373,13 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in KEY_GROUPS.finditer(text, start, end)]
     spans += _asked_and_answered(text)
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
-    if STRONG_CUE.search(text):
-        spans += [m.span("value") for m in PARTS.finditer(text)]
+    spans += [m.span() for m in READ_OUT.finditer(text)]
+    for pattern in GIVEN:
+        for match in pattern.finditer(text):
+            spans += [match.span(g) for g, v in match.groupdict().items() if v]
+    if CUE.search(text):
+        for match in PARTS.finditer(text):
+            spans += [match.span(g) for g, v in match.groupdict().items() if v]
     spans += [m.span() for m in BASE32.finditer(text)]
     spans += [m.span("value") for m in CODE_SECRET.finditer(text)]
     return spans + _table_spans(text) + _answer_spans(text)

@@ -74,7 +74,25 @@ _EMBEDDED = "|".join(
         rf" {_WH_CLAUSE}",
         rf"(?:can never|can'?t|cannot|never can) (?:recall|remember) {_WH_CLAUSE}",
         # Elliptic questions: "best json lib for go", "postgres or mysql for this".
-        r"^\W*(?:best|good|fastest|recommended|cheapest) \w+(?: \w+)? for\b",
+        r"^\W*(?:best|good|fastest|recommended|cheapest) \w+(?: \w+){0,3} (?:for|like)\b",
+        # A figure asked for as a noun phrase: "rough cost of a wedding cake for 120 guests",
+        # "average days on market in Scottsdale", "dose adjustment of ceftriaxone in ...".
+        r"^\W*(?:rough |average |typical |approximate |approx |usual )?(?:cost|price|dose|dosage"
+        r"|dose adjustment|days on market|salary|rate|distance|driving time|flight time)"
+        r" (?:of|for|in|to|from)\b",
+        r"\b(?:y'?all|you all|yall) know (?:if|whether|how|what|where|when)\b",
+        # Typed as into a search box: "cheapest ferry bergen to hirtshals in june", "quick packed
+        # lunch ideas no egg", "sol price prediction end of year".
+        r"^\W*(?:cheapest|cheap|best|quickest|quick|easiest|easy|fastest|good|top|simple|healthy)"
+        r" (?:[\w'-]+ ){0,4}(?:ways?|ideas?|options?|flights?|ferr(?:y|ies)|breaks?|hotels?"
+        r"|recipes?|games?|places?|tips|deals?|routes?|apps?|tools?|books?|gifts?|things)\b",
+        r"\bprice prediction\b|\bgas fees? (?:rn|now|today)\b"
+        r"|(?<!always )(?<!never )\bexplain (?:me|to me) (?:what|how|why|when|the difference)\b",
+        r"\bfind out (?:when|if|whether|what|how|where)\b|^\W*tell me (?:something|some|a few)\b",
+        # After a clause, a question word and its verb ask: "..., so how do I make the writing
+        # bigger", "I've got a listing with a cracked slab, how do I even price that".
+        r",\s+(?:(?:so|and|but)\s+)?(?:how|what|where|which|why|who)\s+(?:do|does|can|could"
+        r"|should|would|is|are)\s+(?:i|we|you|it|they)\b",
         r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
         # "ketamine vs midaz for excited delirium": a comparison asked for.
         r"^\W*[\w.-]+ (?:vs\.?|versus) [\w.-]+\b",
@@ -93,7 +111,7 @@ _EMBEDDED = "|".join(
         rf"(?:know|learn) {_WH_CLAUSE}",
         # Asking for an explanation, a comparison or advice is asking: "explain recursion like
         # im five", "compare spotify vs apple music for me", "kindly advise on ...".
-        r"^\W*(?:(?:pls|please|can you|could you|just)\s+)?explain\s+"
+        r"^\W*(?:(?:pls|please|kindly|can you|could you|just)\s+)?explain\s+"
         r"(?!(?:this|that|it|these|those|the above|my|the code|the error|everything)\b)",
         r"^\W*compare \S+(?: \S+){0,4} (?:vs\.?|versus) ",
         r"\binteractions? between\b|\badvise (?:on|me|us|whether|if|how|what)\b",
@@ -120,7 +138,8 @@ _EMBEDDED = "|".join(
 # my contribution still counted", "quick one, can I freeze sourdough".
 _AFTER_ASIDE = (
     # Bounded at the start: "\W*" before "[\w'-]+" would try every split of a run of quotes.
-    r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+(?:(?:is|are|can|could|do|does|did|should|will|would)\s+"
+    r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+"
+    r"(?:(?:is|are|can|could|do|does|did|should|will|would)\s+"
     rf"{_SUBJECTS}\b|(?:what|how|where|when|which|why|who)(?:'s)?\s+(?:is|are|do|does|can|should"
     r"|would)\b)"
 )

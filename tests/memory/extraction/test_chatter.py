@@ -114,6 +114,10 @@ def test_a_standing_instruction_is_kept(message):
         ("I'm in town, network is bad, back later.", TRANSIENT),
         ("Kwaheri!", SMALL_TALK),
         ("Inshallah next year I start the master.", HYPOTHETICAL),
+        ("wine o'clock x", SMALL_TALK),
+        ("fair point.", SMALL_TALK),
+        ("bueno, me voy, the dishwasher is calling my name.", SMALL_TALK),
+        ("raining sideways and ive got the buggy", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -140,6 +144,8 @@ def test_chatter_is_not_filed(message, reason):
         "Bess is a collie, not a spaniel. I don't know why I said that.",
         "Oh my goodness, what a morning. I run the school kitchen.",
         "sry was in a mtg. our fiscal yr starts in april",
+        "Please always explain me the medical words in simple English.",
+        "I keep the rest in KeePassXC on my work laptop.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -193,6 +199,11 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "the twins wont nap, any tricks",
         "Kindly advise on the best way to store a kilt",
         "I would be grateful to know whether the lease transfers",
+        "cheapest ferry newcastle to amsterdam in june",
+        "quick packed lunch ideas no nuts",
+        "btc price prediction end of year",
+        "You can explain me what is heat pump",
+        "tell me something easy for kids to cook",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
