@@ -228,7 +228,9 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     (
         "city",
         r"\b(?:i|we|i'm|we're) (?:now |currently |still )?li(?:ve|ving) in\b"
-        r"|\b(?:i|we) (?:\w+ )?moved to\b|\b(?:i'?m|we'?re) based in\b|\bmy (?:home ?town|city)\b"
+        r"|\b(?:i|we) (?:\w+ )?moved (?:out |over |back |down |up )?to\b"
+        r"|\b(?:i'?m|we'?re) based in\b"
+        r"|\bmy (?:home ?town|city)\b"
         r"|^\W*(?:now )?(?:i |we )?(?:have |'ve )?(?:just )?(?:moved|relocated|shifted) to\b"
         # Terse and bilingual: "live in oslo.", "based out of Pune", "vivo en Houston".
         r"|^\W*(?:i |we )?(?:now |still )?li(?:ve|ving) (?:in|near|outside)\b|\bbased out of\b"
