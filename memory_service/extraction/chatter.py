@@ -68,6 +68,7 @@ _EVALUATIVE = (
     r"|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
     r"|not wrong|(?:precisely|exactly|just) what i (?:needed|wanted|was after|was looking for)"
+    r"|confusing|very confusing"
 )
 VERDICT = re.compile(
     r"^\W*(?:[\w' ]{1,24},\s*)?(?:(?:(?:that|this|it|which|she|he|they|shes|hes)"
@@ -145,6 +146,7 @@ REQUEST_AFTER_COMMA = re.compile(
     r"(?:it|this|that|something|me|a|an|the|these|those)\b",
     _I,
 )
+REQUEST_AT_END = re.compile(other_languages.REQUEST_AT_END, _I)
 # A sentence wholly in quotes is quoted material ("'Thank you for choosing us ...'").
 QUOTED = re.compile(r"^\s*[\"'\u201c\u2018].{8,}[\"'\u201d\u2019]\W*$")
 # "Need you to remember that for me": keeping the message at hand, not a fact.

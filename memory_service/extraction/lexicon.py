@@ -28,7 +28,7 @@ great|awesome|perfect|brilliant|wow|whoa|oh|ooh|aww|aw|ah|ahh|ha|haha|hahaha|hah
 rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure|alright|sweet|
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
 oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
-kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello
+kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o
 """
 _OPENER_ALTERNATION = "|".join(
     p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
@@ -73,6 +73,8 @@ SMALL_TALK_FORMULA = re.compile(
     r"|they)\b|enough about me|i'?ll leave you (?:be|to it|alone)|the kettle'?s calling"
     r"|she'?ll be right|you'?ll never guess|wine o'?clock|fair point|you win(?: this)?\b"
     r"|that'?s what i'?m talking about|(?:bueno,? )?me voy\b|me tengo que ir"
+    r"|(?:right,? )?that'?s me (?:away|off)\b|(?:you|ye)'?ve got me there"
+    r"|bless (?:his|her|their|your) heart|butter my biscuit|don'?t get me started"
     r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
     r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck|don'?t judge(?: me)?\b"
     r"|(?:i'?m|i am) (?:very |so |really |terribly |awfully |truly )?sorry(?: to trouble you"
@@ -218,7 +220,9 @@ TRANSIENT = re.compile(
     r"|\bthe morra\b|\bbaltic\b|\bbricking it\b"
     r"|\bbrain(?:'s| is) (?:fried|mush|dead|gone|toast)\b|\bstuck inside\b|\bi'?m dying\b"
     r"|\b(?:im|i'?m) (?:so |absolutely )?wrecked\b|\b(?:it'?s )?(?:raining|pouring|snowing)\b"
-    r"|\bcoffee (?:number )?(?:two|three|four|five|\d)\b"
+    r"|\bcoffee (?:number )?(?:two|three|four|five|\d)\b|\bjust (?:returning|returned|back) from\b"
+    r"|\bbucketin[g']? down\b|\bchuckin[g']? it down\b|\bgotta be quick\b"
+    r"|\bin (?:five|ten|fifteen|twenty|thirty) (?:minutes|mins)\b"
     r"|\b(?:network|signal|reception|connection) is (?:bad|poor|terrible|awful|patchy)\b"
     r"|\b(?:i'?m|i am) (?:very |so |really |super |crazy |extremely )?busy\b"
     r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"

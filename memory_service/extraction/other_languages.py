@@ -17,13 +17,20 @@ QUESTION = (
     r"|quanto|onde (?:fica|[ée])|o que [ée]"
     r"|kaise|kyun|kahan|kitna|kitne|kaun|bata do|batao|kya(?: \w+){0,3} (?:hai|hota|karu|karein)"
     # Swahili: "niambie" (tell me), "sijui" (I don't know), "vipi" (how).
-    r"|niambie|sijui|vipi)" + _WORD_END
+    r"|niambie|sijui|vipi"
+    # Tagalog and Hindi asked mid-sentence: "pano ba", "ano kaya", "pwede ko bang malaman", "kung
+    # may", "bata jo", "pata hai kya", "explain kar de", "yaad dila de".
+    r"|pano|ano (?:kaya|ba|po)|pwede (?:ko )?bang?|kung (?:may|meron|ano|paano|saan|ilang)"
+    r"|bata(?: do| de| dena| na| jo)?(?=\W*$|\s+jo\b)|pata hai kya|explain kar(?: do| de| dena)"
+    r"|yaad dila(?: do| de)?)" + _WORD_END
 )
 # Asking for something to be made now: "me faz uma bio", "fais-moi un résumé", "likh do".
 REQUEST = (
     r"me faz|faz (?:um|uma)|escreve|fais-moi|fais moi|[ée]cris|traduis|peux-tu|pouvez-vous"
-    r"|likh do|bana do|bhej do"
+    r"|likh do|likh de|bana do|bana de|bhej do|pakigawa|paki|i-summarize|gawan mo"
 )
+# Hindi puts the request's verb last: "ek agenda bana de", "mail likh do".
+REQUEST_AT_END = r"\b(?:bana|likh|bhej|kar|dikha) (?:de|do|dena)\W*$"
 # The moment: "chu bloqué", "à soir", "to morrendo de sono", "abhi", "ja raha".
 MOMENT = (
     r"\b(?:chu|je suis) (?:bloqu[ée]|coinc[ée]|fatigu[ée]|crev[ée]|au|dans)\b|\b[àa] soir\b"

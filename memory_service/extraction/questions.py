@@ -19,7 +19,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
     r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly|abeg|oya"
-    r"|aye|right|look|listen|mate|dear|now)\b[,:\s]*)*"
+    r"|aye|right|look|listen|mate|dear|now|oi)\b[,:\s]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -88,11 +88,13 @@ _EMBEDDED = "|".join(
         r"|recipes?|games?|places?|tips|deals?|routes?|apps?|tools?|books?|gifts?|things)\b",
         r"\bprice prediction\b|\bgas fees? (?:rn|now|today)\b"
         r"|(?<!always )(?<!never )\bexplain (?:me|to me) (?:what|how|why|when|the difference)\b",
-        r"\bfind out (?:when|if|whether|what|how|where)\b|^\W*tell me (?:something|some|a few)\b",
+        r"\bfind out (?:when|if|whether|what|how|where)\b"
+        r"|^\W*(?:please |pls |kindly )?tell me (?:something|some|a few"
+        r"|(?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?)\b",
         # After a clause, a question word and its verb ask: "..., so how do I make the writing
         # bigger", "I've got a listing with a cracked slab, how do I even price that".
         r",\s+(?:(?:so|and|but)\s+)?(?:how|what|where|which|why|who)\s+(?:do|does|can|could"
-        r"|should|would|is|are)\s+(?:i|we|you|it|they)\b",
+        r"|should|would|is|are)\s+(?:i|we|you|it|they|this|that|these)\b",
         r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
         # "ketamine vs midaz for excited delirium": a comparison asked for.
         r"^\W*[\w.-]+ (?:vs\.?|versus) [\w.-]+\b",
@@ -101,7 +103,11 @@ _EMBEDDED = "|".join(
         r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate)\b",
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
-        rf"(?:remind|tell|show|teach) (?:me|mi|meh) (?:{_WH_CLAUSE[3:-1]}|about)\b",
+        r"(?:remind|tell|show|teach) (?:me|mi|meh|us)"
+        r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit))?"
+        rf" (?:{_WH_CLAUSE[3:-1]}|about|the rules|paano|kung)\b",
+        r"\btell (?:me|us) (?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?\b",
+        rf"\bask myself {_WH_CLAUSE}|\b(?:do not|don'?t|dont) remember {_WH_CLAUSE}",
         r"explain (?:how|why|what|when|whether|the difference)\b|help me understand",
         r"\bexplain (?:[\w-]+ ){1,3}(?:to|tae) (?:me|us)\b|^\W*explain to me\b",
         r"\b(?:like|want|welcome|value) your (?:view|views|opinion|thoughts|take)\b",

@@ -77,6 +77,10 @@ def _is_small_talk(text: str) -> bool:
     words = _words(text)
     if not words or _only(words, lx.SOCIAL_WORDS) or lx.SMALL_TALK_FORMULA.match(text):
         return True
+    # "Anyway, enough about me": a formula after a filler is still one.
+    prefix = lx.DISCOURSE_PREFIX.match(text) or lx.OPENER.match(text)
+    if prefix and lx.SMALL_TALK_FORMULA.match(text[prefix.end() :]):
+        return True
     closer = lx.THANKS_CLOSER.search(text)
     return bool(closer) and closer.start() > 0 and _is_chit_chat(text[: closer.start()])
 
@@ -156,7 +160,7 @@ def _is_request_of_the_moment(content: str) -> bool:
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
-    if chatter.NEEDED_NOW.match(body):
+    if chatter.NEEDED_NOW.match(body) or chatter.REQUEST_AT_END.search(body):
         return True
     if (
         chatter.REQUEST_AFTER_COMMA.search(body)

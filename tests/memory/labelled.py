@@ -39,7 +39,7 @@ SHORTFALLS = {
     # leave no room for a turn the databases order differently, so it stands a point below.
     "development": {
         "precision": 0.88,
-        "chatter": 0.93,
+        "chatter": 0.92,
         "suite credentials leaked": 5,
         "contradictions": 0.89,
     },

@@ -118,6 +118,10 @@ def test_a_standing_instruction_is_kept(message):
         ("fair point.", SMALL_TALK),
         ("bueno, me voy, the dishwasher is calling my name.", SMALL_TALK),
         ("raining sideways and ive got the buggy", TRANSIENT),
+        ("Anyway, enough about me, the kettle's calling.", SMALL_TALK),
+        ("Right, that's me away for my messages.", SMALL_TALK),
+        ("butter my biscuit, that worked like a charm!", SMALL_TALK),
+        ("Sprint retro ke liye ek agenda bana de.", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -204,6 +208,15 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "btc price prediction end of year",
         "You can explain me what is heat pump",
         "tell me something easy for kids to cook",
+        "tell me please how long dough keeps in the fridge",
+        "tell us what time the tunnel shuts tonight",
+        "I ask myself whether the salt can go in later.",
+        "I do not remember how many days the seeds need.",
+        "My starter smells odd since two days, what does this mean",
+        "oi, what's the pass rate these days",
+        "pano ba mag-send ng pera sa GCash",
+        "sprint velocity ka sahi formula bata",
+        "ek baar CAP theorem explain kar de",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
