@@ -338,6 +338,17 @@ KEYED = re.compile(
     r"\b(?:punch|key|type|enter|press|dial)\s+(?:in\s+)?(?P<value>\d{1,8}(?:\s+then\s+\d{1,8})+)",
     re.I,
 )
+# Every pattern whose named groups are credential values wherever it matches in a sentence.
+VALUE_PATTERNS = (
+    VALUE_FIRST,
+    FOR_ACCOUNT,
+    ENTERED_AS,
+    WITH_THE_PHRASE,
+    PUT_IN,
+    KEYED,
+    *OPENS,
+    *GIVEN,
+)
 # A number corrected after a cue: "the padlock is 4.99 in my notes, I mean 499".
 CORRECTED = re.compile(
     r"\b(?:i mean|i meant|no wait|sorry|typo|correction|actually)[,:]?\s+(?:it'?s\s+)?"

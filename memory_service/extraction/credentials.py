@@ -27,14 +27,10 @@ from memory_service.extraction.credential_shapes import (
     DIGIT_GROUPS,
     DIGIT_WORDS,
     EDGE,
-    ENTERED_AS,
     FILLERS_AFTER_SEPARATOR,
-    FOR_ACCOUNT,
-    GIVEN,
     GROUPS,
     IDENTIFIER,
     KEY_GROUPS,
-    KEYED,
     LEADS,
     LOCATION,
     LOGIN_PAIR,
@@ -43,12 +39,10 @@ from memory_service.extraction.credential_shapes import (
     NOT_VALUE_SHAPES,
     NOT_VALUES,
     NUMBER_CONTEXT,
-    OPENS,
     PART_GIVEN,
     PARTS,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
-    PUT_IN,
     READ_OUT,
     REFERENCE,
     REFERENCE_WORDS,
@@ -65,10 +59,9 @@ from memory_service.extraction.credential_shapes import (
     SYMBOLS,
     TOKEN,
     UNITS,
-    VALUE_FIRST,
+    VALUE_PATTERNS,
     WHAT_I_USE,
     WINDOW,
-    WITH_THE_PHRASE,
 )
 
 Span = tuple[int, int]
@@ -321,31 +314,25 @@ def credential_spans(text: str) -> list[Span]:
     for sentence in _sentences(list(TOKEN.finditer(text))):
         spans += _cue_spans(sentence, text)
         spans += _login_spans(sentence, text)
-        spans += [
-            m.span("value")
-            for pattern in (
-                VALUE_FIRST,
-                FOR_ACCOUNT,
-                ENTERED_AS,
-                WITH_THE_PHRASE,
-                PUT_IN,
-                KEYED,
-                *OPENS,
-            )
-            for m in pattern.finditer(text, sentence[0].start(), sentence[-1].end())
-            if plain_value(m.group("value"))
-        ]
         start, end = sentence[0].start(), sentence[-1].end()
+        # Read once a sentence: most checks below depend on whether it names a credential.
+        cued = CUE.search(text, start, end) is not None
+        cjk = CJK_CUE.search(text, start, end) is not None
+        for pattern in VALUE_PATTERNS:
+            for match in pattern.finditer(text, start, end):
+                spans += [
+                    match.span(g) for g, v in match.groupdict().items() if v and plain_value(v)
+                ]
         # Four or more digits read out are a code with or without a cue ("six, oh, eight, five").
         spans += [
             m.span()
             for m in DIGIT_WORDS.finditer(text, start, end)
-            if CUE.search(text, start, end) or len(re.findall(r"[a-z]+", m.group(), re.I)) >= 4
+            if cued or len(re.findall(r"[a-z]+", m.group(), re.I)) >= 4
         ]
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
         if STRONG_CUE.search(text, start, end):
             spans += [m.span("value") for m in NAMED.finditer(text, start, end)]
-        if CUE.search(text, start, end):
+        if cued:
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
             spans += [m.span("value") for m in CORRECTED.finditer(text, start, end)]
             spans += [
@@ -353,12 +340,11 @@ def credential_spans(text: str) -> list[Span]:
                 for m in PART_GIVEN.finditer(text, start, end)
                 if plain_value(m.group("value"))
             ]
-        if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
-            spans += [m.span() for m in GROUPS.finditer(text, start, end)]
-        if CJK_CUE.search(text, start, end):
+        if cjk:
             # Without blanks the cue and its value share a token ("暗証番号は3918です").
             spans += [_value_span(t) for t in sentence if _has_digits(t.group(), 3)]
-        if CUE.search(text, start, end) or CJK_CUE.search(text, start, end):
+        if cued or cjk:
+            spans += [m.span() for m in GROUPS.finditer(text, start, end)]
             spans += [
                 m.span()
                 for m in DIGIT_GROUPS.finditer(text, start, end)
@@ -374,9 +360,6 @@ def credential_spans(text: str) -> list[Span]:
     spans += _asked_and_answered(text)
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
     spans += [m.span() for m in READ_OUT.finditer(text)]
-    for pattern in GIVEN:
-        for match in pattern.finditer(text):
-            spans += [match.span(g) for g, v in match.groupdict().items() if v]
     if CUE.search(text):
         for match in PARTS.finditer(text):
             spans += [match.span(g) for g, v in match.groupdict().items() if v]

@@ -89,8 +89,7 @@ _EMBEDDED = "|".join(
         r"\bprice prediction\b|\bgas fees? (?:rn|now|today)\b"
         r"|(?<!always )(?<!never )\bexplain (?:me|to me) (?:what|how|why|when|the difference)\b",
         r"\bfind out (?:when|if|whether|what|how|where)\b"
-        r"|^\W*(?:please |pls |kindly )?tell me (?:something|some|a few"
-        r"|(?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?)\b",
+        r"|^\W*(?:please |pls |kindly )?tell me (?:something|some|a few)\b",
         # After a clause, a question word and its verb ask: "..., so how do I make the writing
         # bigger", "I've got a listing with a cracked slab, how do I even price that".
         r",\s+(?:(?:so|and|but)\s+)?(?:how|what|where|which|why|who)\s+(?:do|does|can|could"
