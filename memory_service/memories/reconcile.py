@@ -9,6 +9,7 @@ the newest held memory on the subject (stored, with a tension).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -65,8 +66,14 @@ _FRAMING = frozenset(
 )
 
 
-def _value_terms(text: str, noise: set[str]) -> set[str]:
-    return set(terms(text)) - noise - _FRAMING
+def _value_terms(text: str, noise: set[str]) -> frozenset[str]:
+    return _terms_of(text) - noise
+
+
+@functools.lru_cache(maxsize=4096)
+def _terms_of(text: str) -> frozenset[str]:
+    # A batch compares each statement with the same few held memories on its subject.
+    return frozenset(terms(text)) - _FRAMING
 
 
 def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
@@ -88,17 +95,13 @@ def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
     return next((live[memory_id] for memory_id in ranked if memory_id in live), None)
 
 
-def related_memory(*, org: Organisation, content: str, subject: str) -> Relation | None:
-    """Return the held memory ``content`` restates or contradicts, or None for a new subject."""
-    if not subject:
-        return None
-    held = list(
-        Memory.objects.for_org(org)
-        .filter(subject=subject)
-        .exclude(tier=ARCHIVE)
-        .order_by("-updated_at", "-id")[:MAX_COMPARED]
-    )
-    if not held:
+def related_memory(*, held: list[Memory], content: str, subject: str) -> Relation | None:
+    """Return the memory ``content`` restates or contradicts among ``held``, or None.
+
+    ``held`` is what the organisation holds on ``subject`` outside the archive, newest first
+    (``MAX_COMPARED`` of them at most); an empty list or no subject means a new subject.
+    """
+    if not subject or not held:
         return None
     # The subject's own words ("live", "work", "editor") say nothing about agreement.
     noise = set(terms(subject))

@@ -1,4 +1,5 @@
-"""Running a write again when PostgreSQL aborted it to break a deadlock or a serialisation race."""
+"""Running a write again when PostgreSQL aborted it to break a deadlock or a serialisation race,
+or when it lost a race to store the same memory."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ import functools
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.db import OperationalError
+from django.db import IntegrityError, OperationalError
 
 T = TypeVar("T")
 
 # deadlock_detected, serialization_failure: the transaction did nothing and may simply run again.
 RETRYABLE_SQLSTATES = {"40P01", "40001"}
 ATTEMPTS = 3
+
+
+class Conflict(IntegrityError):
+    """A write lost a race that running it again settles (another request stored the same
+    memory first). Left unsettled it is a database error like any other."""
 
 
 def retry_on_conflict(write: Callable[[], T]) -> Callable[[], T]:
@@ -23,6 +29,9 @@ def retry_on_conflict(write: Callable[[], T]) -> Callable[[], T]:
         for attempt in range(ATTEMPTS):
             try:
                 return write()
+            except Conflict:
+                if attempt == ATTEMPTS - 1:
+                    raise
             except OperationalError as exc:
                 sqlstate = getattr(exc.__cause__, "sqlstate", None)
                 if sqlstate not in RETRYABLE_SQLSTATES or attempt == ATTEMPTS - 1:

@@ -1,31 +1,44 @@
-"""Writes to memories: filing a statement (stored, merged or contradicting), moves, forgetting.
+"""Writes to memories: filing statements (stored, merged or contradicting), moves, forgetting.
 
-Every function here runs inside the caller's transaction. Filing locks the memory it merges into
-(``select_for_update``) and relies on the unique (organisation, fingerprint) index when two
-requests race to store the same statement: the loser's insert fails and it merges instead.
+Every function here runs inside the caller's transaction. Filing is set-based, so a batch of a
+hundred statements costs a handful of statements rather than a few hundred: it reads what the
+batch is compared with in two queries (the memories its fingerprints name, locked, and the newest
+held on each of its subjects), decides each statement in memory, in order, as if the ones before
+it were already written, and writes together: one insert of the new memories, one update of the
+restated ones, one insert of tensions, one pass over the recall index. A restated memory is
+locked before its counts are written and they are added to what the locked row holds, so a
+concurrent restatement is never lost. When two requests race to store the same new statement,
+the unique (organisation, fingerprint) index fails the slower insert and ``Conflict`` runs its
+write again, which then finds the winner's memory and merges into it.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 
 from memory_service import errors
 from memory_service.accounts.models import Organisation
 from memory_service.extraction.candidates import Candidate, Rejection
-from memory_service.memories.models import CORE, TURN, WORKING, Memory
+from memory_service.memories.models import ARCHIVE, CORE, TURN, WORKING, Memory
 from memory_service.memories.normalise import fingerprint
 from memory_service.memories.reconcile import (
     CONTRADICT,
+    MAX_COMPARED,
     MERGE,
     Relation,
     corrected_memory,
     reads_as_correction,
     related_memory,
 )
-from memory_service.recall.index import Entry, index_entries, unindex
+from memory_service.memories.retry import Conflict
+from memory_service.recall.index import index_entries, unindex
 from memory_service.tensions.models import Tension
 
 # A working memory stated in this many separate turns is promoted to core.
@@ -75,138 +88,221 @@ def memories_file(
 ) -> Filing:
     """File each candidate, from its origin, against what ``org`` holds; add to ``filing``."""
     prints = [fingerprint(candidate.content) for candidate, _ in items]
-    filed: dict[int, Memory] = {}
-    seen: set[str] = set()
-    # New memories enter the recall index together, in one pass over its blocks, at the end (or
-    # before a correction looks for what it corrects, which reads the index).
-    unindexed: list[Entry] = []
-    # Filing in fingerprint order makes concurrent requests that share statements take their row
-    # locks in one order, so that they queue behind each other instead of deadlocking. The held
-    # ones are locked in that order up front, in one read; each memory filed or merged since
-    # replaces its entry, so a later statement of the batch sees it as it now is.
+    # Rows are locked in fingerprint order, here and when the batch is written, so that
+    # concurrent requests sharing statements queue behind each other instead of deadlocking.
     held = {
         memory.fingerprint: memory
         for memory in Memory.objects.select_for_update()
         .filter(organisation=org, fingerprint__in=set(prints))
         .order_by("fingerprint")
     }
-    for index in sorted(range(len(items)), key=lambda i: (prints[i], i)):
-        candidate, origin = items[index]
-        filed[index] = _file_one(
-            org=org,
-            candidate=candidate,
+    batch = _Batch(org=org, now=now, filing=filing, known=held.values())
+    batch.read_subjects(items)
+    filed: list[Memory] = []
+    seen: set[str] = set()
+    for index, (candidate, origin) in enumerate(items):
+        memory = batch.file(
+            candidate,
             held=held.get(prints[index]),
             print_=prints[index],
             origin=origin,
             # A statement repeated within one turn is one turn's worth towards promotion.
             new_turn=origin.source == TURN and prints[index] not in seen,
-            filing=filing,
-            now=now,
-            unindexed=unindexed,
         )
-        held[filed[index].fingerprint] = filed[index]
+        held[memory.fingerprint] = memory
+        filed.append(memory)
         seen.add(prints[index])
-    _index(unindexed)
-    for index in range(len(items)):
-        if filed[index] not in filing.memories:
-            filing.memories.append(filed[index])
+    batch.write()
+    answered = {memory.pk for memory in filing.memories}
+    for memory in filed:
+        if memory.pk not in answered:
+            answered.add(memory.pk)
+            filing.memories.append(memory)
     return filing
 
 
-def _file_one(
-    *,
-    org: Organisation,
-    candidate: Candidate,
-    held: Memory | None,
-    print_: str,
-    origin: Origin,
-    new_turn: bool,
-    filing: Filing,
-    now: datetime,
-    unindexed: list[Entry],
-) -> Memory:
-    """File one candidate; ``held`` is the locked memory of its fingerprint, if there is one."""
-    if held is not None:
-        return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
-    relation = None
-    if origin.reconcile:
-        relation = related_memory(
-            org=org, content=candidate.content, subject=candidate.subject or ""
+class _Batch:
+    """A batch of statements decided in memory and written together (see the module's doc)."""
+
+    def __init__(
+        self, *, org: Organisation, now: datetime, filing: Filing, known: Iterable[Memory]
+    ) -> None:
+        self.org, self.now, self.filing = org, now, filing
+        # One instance per memory, so that every statement of the batch sees the others' effect.
+        self.known: dict[str, Memory] = {memory.pk: memory for memory in known}
+        # Per subject, what is held there, newest first (what the batch touched at the front).
+        self.on_subject: dict[str, list[Memory]] = {}
+        self.new: dict[str, Memory] = {}
+        # Held memories restated, and how, to be counted on the rows as they are once locked.
+        self.restated: dict[str, list[tuple[str | None, bool]]] = {}
+        self.tensions: list[Tension] = []
+
+    def read_subjects(self, items: list[tuple[Candidate, Origin]]) -> None:
+        """Read the newest memories outside the archive on each subject the batch compares."""
+        subjects = {c.subject for c, origin in items if c.subject and origin.reconcile}
+        if not subjects:
+            return
+        # Statements moving a memory to the archive can push older ones into the newest few.
+        most = MAX_COMPARED + sum(origin.tier == ARCHIVE for _, origin in items)
+        newest = Window(
+            RowNumber(),
+            partition_by=[F("subject")],
+            order_by=[F("updated_at").desc(), F("id").desc()],
         )
-    if relation is None and origin.reconcile and reads_as_correction(candidate.content):
-        # No subject, or one nothing is held on: a correction still names what it corrects
-        # ("Kofi's my sous chef these days, Dani left" corrects "Sous chef is Dani").
-        _index(unindexed)  # it finds what it corrects through the index
-        corrected = corrected_memory(org=org, content=candidate.content)
-        if corrected is not None:
-            # The correction is about what it corrects: it takes that memory's subject.
-            candidate = Candidate(candidate.content, candidate.kind, corrected.subject or None)
-            relation = Relation(CONTRADICT, corrected)
-    if relation is not None and relation.action == MERGE:
-        held = Memory.objects.select_for_update().get(pk=relation.memory.pk)
-        return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
-    try:
-        with transaction.atomic():  # a savepoint: a racing twin's insert may win
-            memory = Memory.objects.create(
-                organisation=org,
-                content=candidate.content,
-                fingerprint=print_,
-                kind=candidate.kind,
-                tier=origin.tier or WORKING,
-                subject=candidate.subject or "",
-                domain=origin.domain,
-                source=origin.source,
-                session_id=origin.session_id,
-                turns_seen=1 if new_turn else 0,
-                created_at=now,
-                updated_at=now,
+        rows = (
+            Memory.objects.for_org(self.org)
+            .filter(subject__in=subjects)
+            .exclude(tier=ARCHIVE)
+            .annotate(rank=newest)
+            .filter(rank__lte=most)
+            .order_by("subject", "rank")
+        )
+        for memory in rows:
+            memory = self.known.setdefault(memory.pk, memory)
+            self.on_subject.setdefault(memory.subject, []).append(memory)
+
+    def held_on(self, subject: str) -> list[Memory]:
+        held = self.on_subject.get(subject, [])
+        return [memory for memory in held if memory.tier != ARCHIVE][:MAX_COMPARED]
+
+    def file(
+        self,
+        candidate: Candidate,
+        *,
+        held: Memory | None,
+        print_: str,
+        origin: Origin,
+        new_turn: bool,
+    ) -> Memory:
+        """File one candidate; ``held`` is the memory of its fingerprint, if there is one."""
+        if held is not None:
+            return self.restate(held, origin=origin, new_turn=new_turn)
+        relation = None
+        if origin.reconcile:
+            subject = candidate.subject or ""
+            relation = related_memory(
+                held=self.held_on(subject), content=candidate.content, subject=subject
             )
-    except IntegrityError:
-        held = Memory.objects.select_for_update().get(organisation=org, fingerprint=print_)
-        return _merge(held, origin=origin, new_turn=new_turn, filing=filing, now=now)
-    unindexed.append(memory.recall_entry())
-    filing.stored += 1
-    if relation is not None and relation.action == CONTRADICT:
-        _open_tension(org=org, older=relation.memory, newer=memory, now=now)
-        filing.tensions += 1
-    return memory
+        if relation is None and origin.reconcile and reads_as_correction(candidate.content):
+            # No subject, or one nothing is held on: a correction still names what it corrects
+            # ("Kofi's my sous chef these days, Dani left" corrects "Sous chef is Dani").
+            self.write()  # it finds what it corrects through the index
+            corrected = corrected_memory(org=self.org, content=candidate.content)
+            if corrected is not None:
+                # The correction is about what it corrects: it takes that memory's subject.
+                candidate = Candidate(candidate.content, candidate.kind, corrected.subject or None)
+                relation = Relation(CONTRADICT, self.known.setdefault(corrected.pk, corrected))
+        if relation is not None and relation.action == MERGE:
+            return self.restate(relation.memory, origin=origin, new_turn=new_turn)
+        memory = Memory(
+            organisation=self.org,
+            content=candidate.content,
+            fingerprint=print_,
+            kind=candidate.kind,
+            tier=origin.tier or WORKING,
+            subject=candidate.subject or "",
+            domain=origin.domain,
+            source=origin.source,
+            session_id=origin.session_id,
+            turns_seen=1 if new_turn else 0,
+            created_at=self.now,
+            updated_at=self.now,
+        )
+        self.new[memory.pk] = self.known[memory.pk] = memory
+        self._touched(memory)
+        self.filing.stored += 1
+        if relation is not None and relation.action == CONTRADICT:
+            self.tensions.append(
+                _tension(self.org, older=relation.memory, newer=memory, now=self.now)
+            )
+            self.filing.tensions += 1
+        return memory
+
+    def restate(self, memory: Memory, *, origin: Origin, new_turn: bool) -> Memory:
+        """Count a restatement of ``memory``: now if the batch stores it, else once it is locked."""
+        promoted = _restate(memory, tier=origin.tier, new_turn=new_turn, now=self.now)
+        if memory.pk in self.new:
+            self.filing.promoted += promoted
+        else:
+            self.restated.setdefault(memory.pk, []).append((origin.tier, new_turn))
+        self.filing.merged += 1
+        self._touched(memory)
+        return memory
+
+    def _touched(self, memory: Memory) -> None:
+        """Put ``memory`` first on its subject: the batch just stored or restated it."""
+        if memory.subject in self.on_subject:
+            held = self.on_subject[memory.subject]
+            if memory in held:
+                held.remove(memory)
+            held.insert(0, memory)
+        elif memory.subject:
+            self.on_subject[memory.subject] = [memory]
+
+    def write(self) -> None:
+        """Write what the batch decided so far."""
+        if self.new:
+            try:
+                Memory.objects.bulk_create(sorted(self.new.values(), key=_by_fingerprint))
+            except IntegrityError as exc:
+                raise Conflict("a concurrent request stored one of these memories") from exc
+        if self.restated:
+            self._write_restated()
+        if self.tensions:
+            Tension.objects.bulk_create(self.tensions)
+        if self.new:
+            index_entries(memory.recall_entry() for memory in self.new.values())
+        self.new, self.restated, self.tensions = {}, {}, []
+
+    def _write_restated(self) -> None:
+        rows = (
+            Memory.objects.select_for_update()
+            .filter(pk__in=self.restated)
+            .order_by("fingerprint")
+            .only("tier", "times_seen", "turns_seen")
+        )
+        # One UPDATE per set of new values: restatements mostly leave the same counts.
+        changes: dict[tuple[str, int, int], list[str]] = defaultdict(list)
+        for row in rows:
+            memory = self.known[row.pk]
+            memory.tier, memory.times_seen, memory.turns_seen = (
+                row.tier,
+                row.times_seen,
+                row.turns_seen,
+            )
+            for tier, new_turn in self.restated[row.pk]:
+                self.filing.promoted += _restate(memory, tier=tier, new_turn=new_turn, now=self.now)
+            changes[(memory.tier, memory.times_seen, memory.turns_seen)].append(memory.pk)
+        for (tier, times_seen, turns_seen), ids in changes.items():
+            Memory.objects.filter(pk__in=ids).update(
+                tier=tier, times_seen=times_seen, turns_seen=turns_seen, updated_at=self.now
+            )
 
 
-def _index(entries: list[Entry]) -> None:
-    if entries:
-        index_entries(entries)
-        entries.clear()
+def _by_fingerprint(memory: Memory) -> str:
+    return memory.fingerprint
 
 
-def _merge(
-    memory: Memory, *, origin: Origin, new_turn: bool, filing: Filing, now: datetime
-) -> Memory:
-    """Count a restatement of the locked ``memory``, promoting it on its third separate turn."""
+def _restate(memory: Memory, *, tier: str | None, new_turn: bool, now: datetime) -> bool:
+    """Count a restatement of ``memory``, promoting it on its third separate turn (True then)."""
     memory.times_seen += 1
     memory.updated_at = now
-    changed = ["times_seen", "updated_at"]
     if new_turn:
         memory.turns_seen += 1
-        changed.append("turns_seen")
         if memory.tier == WORKING and memory.turns_seen >= PROMOTE_AFTER_TURNS:
             memory.tier = CORE
-            changed.append("tier")
-            filing.promoted += 1
-    elif origin.tier and origin.tier != memory.tier:
-        memory.tier = origin.tier  # an explicit tier in a direct store wins
-        changed.append("tier")
-    memory.save(update_fields=changed)
-    filing.merged += 1
-    return memory
+            return True
+    elif tier and tier != memory.tier:
+        memory.tier = tier  # an explicit tier in a direct store wins
+    return False
 
 
-def _open_tension(*, org: Organisation, older: Memory, newer: Memory, now: datetime) -> Tension:
-    subject = newer.subject
-    return Tension.objects.create(
+def _tension(org: Organisation, *, older: Memory, newer: Memory, now: datetime) -> Tension:
+    return Tension(
         organisation=org,
         older=older,
         newer=newer,
-        description=f"On {subject}: “{newer.content}” contradicts “{older.content}”.",
+        description=f"On {newer.subject}: “{newer.content}” contradicts “{older.content}”.",
         created_at=now,
     )
 
