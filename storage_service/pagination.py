@@ -57,8 +57,19 @@ def paginate(
         total = queryset.count()
     offset = (request.page - 1) * request.limit
     items = list(queryset[offset : offset + request.limit]) if offset < total else []
+    return items, pagination(request, total)
+
+
+def page_of(queryset: QuerySet, request: PageRequest) -> QuerySet:
+    """The slice of ``queryset`` that ``request`` asks for."""
+    offset = (request.page - 1) * request.limit
+    return queryset[offset : offset + request.limit]
+
+
+def pagination(request: PageRequest, total: int) -> dict:
+    """The contract's pagination object for a page of ``total`` items."""
     total_pages = math.ceil(total / request.limit) if total else 0
-    return items, {
+    return {
         "page": request.page,
         "limit": request.limit,
         "total": total,

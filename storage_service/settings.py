@@ -138,6 +138,9 @@ def database_config(url: str, sqlite_path: Path) -> dict:
         config["TEST"] = {"NAME": str(sqlite_path.with_name(f"test_{sqlite_path.name}"))}
     else:
         config["CONN_HEALTH_CHECKS"] = True
+        if config["ENGINE"] == "django.db.backends.postgresql":
+            # Checks a reused connection only after it sat idle (shared/postgresql/base.py).
+            config["ENGINE"] = "shared.postgresql"
         config["TEST"] = {"NAME": f"test_{config['NAME']}_storage"}
     return config
 

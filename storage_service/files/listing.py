@@ -6,13 +6,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files.models import Category, File, FileQuerySet, FileTally
 from storage_service.files.services import live_folder
-from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request, paginate
+from storage_service.pagination import (
+    PAGE_PARAMETERS,
+    PageRequest,
+    page_of,
+    page_request,
+    paginate,
+    pagination,
+)
 
 SORT_FIELDS = {
     "name": "name",
@@ -92,20 +100,33 @@ def file_queryset(org: Organisation, query: FileQuery) -> FileQuerySet:
     return files.order_by(f"{sign}{SORT_FIELDS[query.sort_by]}", f"{sign}id")
 
 
-def known_total(org: Organisation, query: FileQuery) -> int | None:
-    """The list's total from the counters, when they know it: no COUNT over millions of rows."""
+def counted_total(org: Organisation, query: FileQuery) -> Subquery | Coalesce | None:
+    """The list's total as the counters keep it, when they know it: no COUNT over millions of
+    rows. An expression, so that the page's query reads it alongside its rows."""
     if not query.only_by_type:
         return None
     if not (query.category or query.mime_type):
-        return Organisation.objects.get(pk=org.pk).file_count
+        return Subquery(Organisation.objects.filter(pk=org.pk).values("file_count"))
     tallies = FileTally.objects.filter(organisation=org)
     if query.category:
         tallies = tallies.filter(category=query.category)
     if query.mime_type:
         tallies = tallies.filter(content_type=query.mime_type)
-    return tallies.aggregate(total=Sum("live_count"))["total"] or 0
+    summed = tallies.values("organisation").annotate(total=Sum("live_count")).values("total")
+    return Coalesce(Subquery(summed), 0)
 
 
 def list_files(org: Organisation, query: FileQuery) -> tuple[list[File], dict]:
     """Return one page of the organisation's live files and its pagination object."""
-    return paginate(file_queryset(org, query), query.page, total=known_total(org, query))
+    files = file_queryset(org, query)
+    total = counted_total(org, query)
+    if total is None:
+        return paginate(files, query.page)
+    # One round trip rather than two: the total rides along with the page's rows, and is read
+    # on its own only for a page past the end.
+    page = list(page_of(files.annotate(counted_total=total), query.page))
+    if page:
+        counted = page[0].counted_total
+    else:
+        counted = Organisation.objects.filter(pk=org.pk).values_list(total, flat=True).get()
+    return page, pagination(query.page, counted)
