@@ -187,6 +187,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # The access log has every request with its status; Django's warning for each 4xx would say
+    # it again, and cost a formatted line per refused request (a scan of unknown paths, a client
+    # over its limit). Server errors are still logged, with their traceback.
+    "loggers": {"django.request": {"level": "ERROR"}},
 }
 
 if not DEBUG:

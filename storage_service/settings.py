@@ -248,10 +248,14 @@ USAGE_MAX_BUCKETS = env_int("STORAGE_USAGE_MAX_BUCKETS", 366 * 24)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # Django logs the path of every 4xx, and a download's path holds its signed token.
+    # Django logs the path of a request that failed, and a download's path holds its signed token.
     "filters": {"redact": {"()": "shared.access_log.RedactingFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # The access log has every request with its status; Django's warning for each 4xx would say
+    # it again, and cost a formatted line per refused request (a scan of unknown paths, a client
+    # over its limit). Server errors are still logged, with their traceback.
+    "loggers": {"django.request": {"level": "ERROR"}},
 }
 
 if not DEBUG:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import logging
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
@@ -156,3 +158,10 @@ def test_django_s_own_error_handlers_answer_json():
     assert b'"InternalError"' in api.server_error(request).content
     assert api.bad_request(request).status_code == 400
     assert api.permission_denied(request).status_code == 403
+
+
+def test_a_refused_request_is_logged_once_by_the_access_log_not_again_by_django(caplog):
+    with caplog.at_level(logging.INFO):
+        assert APIClient().get("/api/v1/nothing-here").status_code in {401, 404}
+        assert APIClient().get("/api/v1/memories").status_code == 401
+    assert [record for record in caplog.records if record.name == "django.request"] == []

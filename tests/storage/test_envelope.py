@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import logging
+
 import pytest
 from django.db import connection
 from rest_framework.test import APIClient
@@ -79,3 +81,10 @@ def test_a_post_to_an_unknown_route_is_not_found_even_with_csrf_checks(admin_key
     response = client.post("/v1/nothing", {"a": 1})
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_a_refused_request_is_logged_once_by_the_access_log_not_again_by_django(api, caplog):
+    with caplog.at_level(logging.INFO):
+        assert api.get("/v1/nothing-here").status_code == 404
+        assert APIClient().get("/v1/keys").status_code == 401
+    assert [record for record in caplog.records if record.name == "django.request"] == []
