@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 # Cues that name a credential outright: after "password" even a plain word is the secret.
 STRONG = (
@@ -285,11 +288,30 @@ WITH_THE_PHRASE = re.compile(
     r"\b(?:unlocks|opens|decrypts)\s+with\s+the\s+(?:pass)?(?:phrase|words?)\s+(?P<value>[^,.;]+)",
     re.I,
 )
+
+
+@dataclass(frozen=True)
+class Gated:
+    """``pattern``, tried only where ``gate`` finds what every match of it contains.
+
+    A pattern opening on a long alternation (every strong cue) is tried at every position of a
+    sentence; a short literal one is found at once, or not at all in most sentences.
+    """
+
+    gate: re.Pattern[str]
+    pattern: re.Pattern[str]
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match]:
+        if self.gate.search(text, pos, endpos) is None:
+            return iter(())
+        return self.pattern.finditer(text, pos, endpos)
+
+
+_PUT = r"(?:i|we) (?:put|use|used|gave|wrote|chose|entered|typed)"
 # What was put in for a security question: "For 'name of your first school' I put Saint Brigid's".
-PUT_IN = re.compile(
-    rf"(?:{STRONG})['\"\u2019]?\s*,?\s+(?:i|we) (?:put|use|used|gave|wrote|chose|entered|typed)\s+"
-    r"(?P<value>[^,.;]+)",
-    re.I,
+PUT_IN = Gated(
+    re.compile(rf"\s{_PUT}\s", re.I),
+    re.compile(rf"(?:{STRONG})['\"\u2019]?\s*,?\s+{_PUT}\s+(?P<value>[^,.;]+)", re.I),
 )
 # A credential given in parts: "The first part is Pewter and the second part is Gull#58".
 PARTS = re.compile(
