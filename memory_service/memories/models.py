@@ -68,7 +68,12 @@ class Memory(models.Model):
             models.Index(
                 fields=["organisation", "tier", "-updated_at", "-id"], name="memory_org_tier_recent"
             ),
-            models.Index(fields=["organisation", "subject"], name="memory_org_subject"),
+            # The newest held on a subject, outside the archive: what a statement is compared with.
+            models.Index(
+                fields=["organisation", "subject", "-updated_at", "-id"],
+                condition=~models.Q(tier=ARCHIVE),
+                name="memory_org_subject_recent",
+            ),
         ]
 
     def __str__(self) -> str:

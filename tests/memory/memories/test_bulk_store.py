@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from memory_service.memories.models import Memory
 from memory_service.tensions.models import Tension
@@ -114,4 +117,24 @@ def test_a_batch_moving_a_held_memory_to_the_archive_files_the_rest_against_what
     assert sorted(Memory.objects.for_org(org).values_list("tier", flat=True)) == [
         "archive",
         "working",
+    ]
+
+
+def test_a_statement_is_compared_with_the_newest_twenty_held_on_its_subject(api, org):
+    start = timezone.now() - timedelta(days=30)
+    for day, city in enumerate(["Quito", *(f"Town{n}" for n in range(24))]):
+        MemoryFactory(
+            organisation=org,
+            content=f"I live in {city} with my family.",
+            subject="city",
+            updated_at=start + timedelta(days=day),
+        )
+    statements = [{"content": "I live in Quito."}, {"content": "We live in Town20"}]
+    body = api.post(URL, {"memories": statements}, format="json").json()
+    # Quito is the oldest of 25 on the subject, out of reach: a memory of its own. Town20 is
+    # among the newest twenty: a restatement of it.
+    assert body["counts"] == {"stored": 1, "merged": 1, "rejected": 0, "tensions": 0, "promoted": 0}
+    assert [m["content"] for m in body["memories"]] == [
+        "I live in Quito.",
+        "I live in Town20 with my family.",
     ]
