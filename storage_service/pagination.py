@@ -49,14 +49,11 @@ def parse_page_request(params: Mapping[str, str]) -> PageRequest:
     return request
 
 
-def paginate(
-    queryset: QuerySet, request: PageRequest, total: int | None = None
-) -> tuple[list, dict]:
-    """Return one page of ``queryset`` and its pagination object (``total`` if already known)."""
-    if total is None:
-        total = queryset.count()
-    offset = (request.page - 1) * request.limit
-    items = list(queryset[offset : offset + request.limit]) if offset < total else []
+def paginate(queryset: QuerySet, request: PageRequest) -> tuple[list, dict]:
+    """Return one page of ``queryset`` and its pagination object."""
+    total = queryset.count()
+    past_the_end = (request.page - 1) * request.limit >= total
+    items = [] if past_the_end else list(page_of(queryset, request))
     return items, pagination(request, total)
 
 

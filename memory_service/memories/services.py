@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 
 from django.db import IntegrityError, transaction
 
@@ -228,7 +229,7 @@ class _Batch:
         """Write what the batch decided so far."""
         if self.new:
             try:
-                Memory.objects.bulk_create(sorted(self.new.values(), key=_by_fingerprint))
+                Memory.objects.bulk_create(sorted(self.new.values(), key=attrgetter("fingerprint")))
             except IntegrityError as exc:
                 raise Conflict("a concurrent request stored one of these memories") from exc
         if self.restated:
@@ -281,10 +282,6 @@ def _newest_on(org: Organisation, subjects: list[str], most: int) -> tuple[str, 
         f" ORDER BY {table}.subject, {table}.updated_at DESC, {table}.id DESC"
     )
     return sql, [value for subject in subjects for value in (org.pk, subject, ARCHIVE, most)]
-
-
-def _by_fingerprint(memory: Memory) -> str:
-    return memory.fingerprint
 
 
 def _restate(memory: Memory, *, tier: str | None, new_turn: bool, now: datetime) -> bool:
