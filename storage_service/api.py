@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DatabaseError
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -76,6 +76,8 @@ def to_api_error(exc: Exception) -> errors.ApiError:
         return errors.InvalidParameters(body=str(exc.detail))
     if isinstance(exc, RequestDataTooBig):
         return errors.InvalidParameters(body="The request body is too large.")
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return errors.InvalidParameters(body="The request has too many fields or files.")
     if errors.is_out_of_space(exc):
         logger.warning("Out of space: %s", exc.strerror)
         return errors.StorageFull()
@@ -105,6 +107,16 @@ def exception_handler(exc: Exception, context: dict) -> Response:
 @csrf_exempt
 def route_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return error_response(errors.RouteNotFound())
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """Django's answer to a request it refused outside a view (over a thousand query
+    parameters, say), in the envelope."""
+    return error_response(errors.InvalidParameters("The request could not be read."))
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return error_response(errors.AccessDenied())
 
 
 def server_error(request: HttpRequest) -> JsonResponse:

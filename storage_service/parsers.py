@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.http.multipartparser import MultiPartParser as DjangoMultiPartParser
 from django.http.multipartparser import MultiPartParserError
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import DataAndFiles, JSONParser, MultiPartParser
@@ -22,6 +21,7 @@ from rest_framework.permissions import BasePermission
 
 from storage_service import errors
 from storage_service.api import error_response
+from storage_service.multipart import StreamingMultiPartParser
 
 if TYPE_CHECKING:  # at run time rest_framework.views would import these settings: a cycle
     from rest_framework.request import Request
@@ -120,8 +120,8 @@ class KnownQueryParameters(BasePermission):
         return True
 
 
-class _NamesAsSent(DjangoMultiPartParser):
-    """Django's multipart parser, keeping every character of a file name but the path.
+class _NamesAsSent(StreamingMultiPartParser):
+    """The multipart parser, keeping every character of a file name but the path.
 
     Django drops the characters it deems non-printable, so a narrow no-break space or an
     emoji's joiner vanished while a right-to-left override went unseen; ``names`` has one rule

@@ -255,7 +255,8 @@ LOGGING = {
     # The access log has every request with its status; Django's warning for each 4xx would say
     # it again, and cost a formatted line per refused request (a scan of unknown paths, a client
     # over its limit). Server errors are still logged, with their traceback.
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # python-multipart warns of a malformed body before raising; the 400 answer says it.
+    "loggers": {"django.request": {"level": "ERROR"}, "python_multipart": {"level": "ERROR"}},
 }
 
 if not DEBUG:

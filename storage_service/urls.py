@@ -15,5 +15,7 @@ urlpatterns = [
     re_path(r"^v1/", api.route_not_found),
 ]
 
+handler400 = "storage_service.api.bad_request"
+handler403 = "storage_service.api.permission_denied"
 handler404 = "storage_service.api.route_not_found"
 handler500 = "storage_service.api.server_error"

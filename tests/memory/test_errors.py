@@ -165,3 +165,11 @@ def test_a_refused_request_is_logged_once_by_the_access_log_not_again_by_django(
         assert APIClient().get("/api/v1/nothing-here").status_code in {401, 404}
         assert APIClient().get("/api/v1/memories").status_code == 401
     assert [record for record in caplog.records if record.name == "django.request"] == []
+
+
+@pytest.mark.parametrize("path", ["/api/v1/memories", "/api/v1/tensions"])
+def test_more_query_parameters_than_django_reads_is_invalid_request(api, path):
+    query = "&".join(f"p{i}=1" for i in range(1200))  # DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000
+    response = api.get(f"{path}?{query}")
+    assert response.status_code == 400
+    assert response.json()["error"] == "InvalidRequest"

@@ -75,3 +75,10 @@ def test_an_unknown_body_field_named_message_is_a_detail_not_the_message(api):
     error = response.json()["error"]
     assert error["message"] != "hi"
     assert "message" in error["details"]
+
+
+@pytest.mark.parametrize("path", ["/v1/files", "/v1/folders", "/v1/nowhere"])
+def test_more_query_parameters_than_django_reads_is_invalid_parameters(api, path):
+    query = "&".join(f"p{i}=1" for i in range(1200))  # DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000
+    error = error_of(api.get(f"{path}?{query}"), 400)
+    assert error["code"] == "INVALID_PARAMETERS"
