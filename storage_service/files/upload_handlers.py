@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
 from django.http import QueryDict
@@ -12,6 +11,7 @@ from django.utils.datastructures import MultiValueDict
 from storage_service import errors
 from storage_service.accounts.authentication import resolve_key
 from storage_service.files import blobs
+from storage_service.files.hashing import StreamDigest
 
 
 class HashingFileUploadHandler(TemporaryFileUploadHandler):
@@ -37,7 +37,7 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
         self.max_size = auth.org.plan_limits["maxUploadSize"] if auth and auth.org else None
         self.received = 0
         self.file_parts = 0
-        self.digest = hashlib.sha256()
+        self.digest = StreamDigest()
 
     def handle_raw_input(self, input_data, META, content_length, boundary, encoding=None):
         too_long = self.max_size is not None and content_length > (
@@ -53,7 +53,7 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
         if self.file_parts > 1:
             self._refuse(errors.InvalidParameters(file="Send exactly one file part per upload."))
         self.received = 0
-        self.digest = hashlib.sha256()
+        self.digest = StreamDigest()
         try:
             super().new_file(*args, **kwargs)
         except OSError as exc:

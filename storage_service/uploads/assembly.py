@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
-import hashlib
 import os
 import shutil
 import tempfile
@@ -24,6 +23,7 @@ from django.conf import settings
 from django.core.files.move import file_move_safe
 
 from storage_service.files import blobs
+from storage_service.files.hashing import StreamDigest
 from storage_service.files.sniffing import HEAD_SIZE
 
 CHUNK_SIZE = 1024 * 1024
@@ -68,7 +68,7 @@ def _upload_directory(upload_id: str) -> str:
 
 def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
     """Copy a request body into a temporary file; stop one byte past ``expected_size``."""
-    digest = hashlib.sha256()
+    digest = StreamDigest()
     size = 0
     with _temporary_file("part-") as staged:
         while size <= expected_size:
@@ -110,7 +110,7 @@ def part_write(stream: Readable, *, upload_id: str, offset: int, expected_size: 
     falling on completion. Call it holding ``part_slot``, with the part's record deleted.
     """
     path = blobs.storage().path(data_blob_name(upload_id))
-    digest = hashlib.sha256()
+    digest = StreamDigest()
     size = 0
     target = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
@@ -168,7 +168,7 @@ def assemble(upload_id: str) -> Assembled:
     Raises FileNotFoundError when it is gone (an abort or the expiry sweep got there first).
     """
     path = blobs.storage().path(data_blob_name(upload_id))
-    whole = hashlib.sha256()
+    whole = StreamDigest()
     size = 0
     with open(path, "rb") as data:
         head = data.read(HEAD_SIZE)
