@@ -231,6 +231,8 @@ DETERMINERS = frozenset(
 SEPARATOR_MARKS = frozenset(("-", "--", "\u2014", "\u2013", "->", "\u2192", "=", ":"))
 # A strong cue's separator stands this many words after it at most ("PIN for my card is ...").
 SEPARATOR_REACH = 10
+# The most words an aside between a strong cue and its separator may take.
+ASIDE_REACH = 16
 # "its nimbussparrowmuffin for the hulu acct": the value named for an account.
 FOR_ACCOUNT = re.compile(
     rf"\b(?:it'?s|it is)\s+(?P<value>[^\s,.]+)\s+(?:for|on)\s+(?:the|my|our)\s+(?:[\w-]+\s+){{0,2}}"
@@ -381,6 +383,12 @@ CORRECTED = re.compile(
 PART_GIVEN = re.compile(
     r"\b(?:ending|ends|ending in|ends in|ends with|starting with|starts with|begins with)\s+"
     r"(?P<value>[^\s,;]+)",
+    re.I,
+)
+# A word dictated with its case: "it's lower case gullrock then the number 515".
+CASED_WORD = re.compile(
+    r"\b(?:lower|upper)[ -]?case\s+(?:(?:letters?|word)\s+)?(?P<value>[^\s,;]+)"
+    r"|\ball\s+caps\s+(?P<caps>[^\s,;]+)",
     re.I,
 )
 # One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".

@@ -15,8 +15,10 @@ import itertools
 import re
 
 from memory_service.extraction.credential_shapes import (
+    ASIDE_REACH,
     ASSIGNMENT,
     BASE32,
+    CASED_WORD,
     CHAIN,
     CJK_CUE,
     CLAUSE_END,
@@ -187,11 +189,25 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
                 spans.append(_value_span(sentence[i]))
         if strong:
             spelled = cue.group().lower().startswith(("spell", "letter"))
-            after = sentence[last + 1 : last + 2 + SEPARATOR_REACH]
+            # "my maiden name, which is the answer everywhere, is X": the aside is skipped.
+            skip = _aside(sentence, last, text, cue.end())
+            cue_end = sentence[skip].end() if skip > last else cue.end()
+            after = sentence[skip + 1 : skip + 2 + SEPARATOR_REACH]
             # "I set the disk encryption phrase to ...": "to" introduces the value.
             led = first_lead is not None and first_lead < cue.start()
-            spans += _introduced_value(after, cue.end(), text, joined_end, spelled, led=led)
+            spans += _introduced_value(after, cue_end, text, joined_end, spelled, led=led)
     return spans
+
+
+def _aside(sentence: list[re.Match[str]], last: int, text: str, cue_end: int) -> int:
+    """Return the index of the token that closes an aside set off by commas right after a cue
+    (", which I never change,"), or ``last`` when none follows."""
+    if text[cue_end : cue_end + 1] != ",":
+        return last
+    for i in range(last + 1, min(len(sentence), last + 1 + ASIDE_REACH)):
+        if sentence[i].group().endswith(","):
+            return i
+    return last
 
 
 def _introduced_value(
@@ -339,6 +355,12 @@ def credential_spans(text: str) -> list[Span]:
                 m.span("value")
                 for m in PART_GIVEN.finditer(text, start, end)
                 if plain_value(m.group("value"))
+            ]
+            spans += [
+                m.span(group)
+                for m in CASED_WORD.finditer(text, start, end)
+                for group in ("value", "caps")
+                if m.group(group) and plain_value(m.group(group))
             ]
         if cjk:
             # Without blanks the cue and its value share a token ("暗証番号は3918です").
@@ -490,5 +512,6 @@ def value_spans(text: str, start: int, end: int) -> list[Span]:
         _value_span(token)
         for i, token in enumerate(tokens)
         if value_like(token.group(), tokens[i - 1].group() if i else "")
-        or (token.group().strip(EDGE).isdigit() and len(token.group().strip(EDGE)) >= 3)
+        # Any number of three digits or more, whatever it looks like ("4.99, I mean 499").
+        or _has_digits(token.group(), 3)
     ]

@@ -40,14 +40,14 @@ SHORTFALLS = {
     "development": {
         "precision": 0.88,
         "chatter": 0.92,
-        "suite credentials leaked": 5,
+        "suite credentials leaked": 2,
         "contradictions": 0.89,
     },
     "held-out": {
         "precision": 0.90,
         "lookups": 0.98,
         "chatter": 0.94,
-        "suite credentials leaked": 10,
+        "suite credentials leaked": 9,
     },
 }
 BARS = {name: {**TARGETS, **SHORTFALLS[name]} for name in SHORTFALLS}

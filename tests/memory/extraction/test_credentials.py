@@ -124,6 +124,15 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
             "5527",
         ),
         ("Agent: can you confirm your phone banking passcode?\nMe: 41 88 30", "41 88 30"),
+        # An aside between a strong cue and its value.
+        ("My bank password, which I reuse far too often, is Lantern-Quill.", "Lantern-Quill"),
+        ("her maiden name, the one the bank always asks for, is Thistlewood", "Thistlewood"),
+        # A number in a sentence that holds a code goes too, whatever it looks like.
+        ("The bike lock is 314, written 3.14 so it reads as a price.", "3.14"),
+        ("The locker pin is 12.50 in the notebook, I mean 1250.", "12.50"),
+        # A word dictated with its case in a sentence that names a credential.
+        ("The guest wifi: lower case marigold, then 77, no spaces.", "marigold"),
+        ("router key is upper case word HARBOR and then 2 2", "HARBOR"),
     ],
 )
 def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
