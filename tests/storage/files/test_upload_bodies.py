@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 
 import pytest
 
@@ -178,3 +179,45 @@ def test_a_field_larger_than_django_keeps_in_memory_is_refused(api, settings, me
     assert response.status_code == 400
     assert not File.objects.exists()
     assert spill_files(media_root) == []
+
+
+def mutations(body: bytes, count: int, seed: int) -> list[bytes]:
+    """Bodies a broken or hostile client might send: cut, flipped, repeated and spliced bytes."""
+    rng = random.Random(seed)
+    delimiter = f"\r\n--{BOUNDARY}".encode()
+    made = []
+    for _ in range(count):
+        data = bytearray(body)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(data) + 1)
+            kind = rng.choice(["cut", "flip", "insert", "delimiter", "drop", "nul"])
+            if kind == "cut":
+                del data[at:]
+            elif kind == "flip" and data:
+                data[min(at, len(data) - 1)] ^= 1 << rng.randrange(8)
+            elif kind == "insert":
+                data[at:at] = rng.randbytes(rng.randint(1, 40))
+            elif kind == "delimiter":
+                data[at:at] = delimiter + rng.choice([b"", b"--", b"\r\n", b"\r\n\r\n"])
+            elif kind == "drop":
+                del data[at : at + rng.randint(1, 60)]
+            else:
+                data[at:at] = b"\x00"
+        made.append(bytes(data))
+    return made
+
+
+def test_no_mangled_body_is_a_server_error_or_leaves_a_spill_file(api, media_root):
+    body = (
+        part(['Content-Disposition: form-data; name="folderId"'], b"fold_x")
+        + file_part(os.urandom(3000), "r\u00e9sum\u00e9.pdf")
+        + closing()
+    )
+    statuses = set()
+    for mangled in mutations(body, 150, seed=11):
+        response = post(api, mangled)
+        statuses.add(response.status_code)
+        assert response.status_code in (200, 400, 404), (response.status_code, mangled[:200])
+        assert response.json()["success"] is (response.status_code == 200)
+        assert spill_files(media_root) == []
+    assert 400 in statuses  # the mangling did reach the parser's refusals
