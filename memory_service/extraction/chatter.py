@@ -29,6 +29,11 @@ REACTION = re.compile(
     _I,
 )
 # Leaving, pausing and taking back: conversation about the conversation.
+# Laughter alone, with its punctuation: "Ha, ", "lol. ", "hahaha! ", "Hah - ".
+LAUGHTER_ONLY = re.compile(
+    r"\W*(?:(?:ha){1,6}h?|hah|heh|he(?:he){1,5}|lo+l|lmf?ao+|rofl|xd)(?:[\s,.!~\-\u2014]+|$)",
+    _I,
+)
 MANAGEMENT = re.compile(
     r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno)\b[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"

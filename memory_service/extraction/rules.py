@@ -198,14 +198,24 @@ def _is_reaction(content: str) -> bool:
         return False
     # "lesson learned: NEVER buy resale tickets 😭", "i stream every new MV on loop lmao": the
     # laughter or the emoji decorates a statement that stands.
-    rest = chatter.REACTION.sub("", content)
-    return not (
-        chatter.DURABLE_ANCHOR.search(rest)
-        or lx.STANDING_RULE.search(rest)
-        or lx.LESSON.search(rest)
-        or lx.CHANGE.search(rest)
-        or chatter.STATES.search(rest)
+    return not _stands(chatter.REACTION.sub("", content))
+
+
+def _stands(content: str) -> bool:
+    """Tell whether ``content`` states something durable beside a reaction around it."""
+    return bool(
+        chatter.DURABLE_ANCHOR.search(content)
+        or lx.STANDING_RULE.search(content)
+        or lx.LESSON.search(content)
+        or lx.CHANGE.search(content)
+        or chatter.STATES.search(content)
     )
+
+
+def _laughed_at(text: str, start: int) -> bool:
+    """Tell whether only laughter comes before ``start``: what a message opens with after
+    "Ha," or "lol." reacts to the conversation ("Ha, the old ones are the best ones")."""
+    return chatter.LAUGHTER_ONLY.fullmatch(text, 0, start) is not None
 
 
 def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
@@ -256,7 +266,7 @@ def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
         out.rejected.append(Rejection(content[: opener.end()].rstrip(" ,!.~"), SMALL_TALK))
         _read(text, (start + opener.end(), end), out, prose=prose)
         return
-    if _is_reaction(body):
+    if _is_reaction(body) or (_laughed_at(text, start) and not _stands(body)):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
     if _is_vague(body) and not (lx.STANDING_RULE.search(body) and len(_words(body)) >= 3):

@@ -39,14 +39,13 @@ SHORTFALLS = {
     # PostgreSQL); the bar stands a point below the target.
     "development": {
         "precision": 0.88,
-        "chatter": 0.92,
+        "chatter": 0.93,
         "suite credentials leaked": 2,
         "contradictions": 0.89,
     },
     "held-out": {
-        "precision": 0.90,
+        "precision": 0.91,
         "lookups": 0.98,
-        "chatter": 0.94,
         "suite credentials leaked": 9,
     },
 }

@@ -250,3 +250,32 @@ def test_pasted_material_is_one_transient_rejection_and_the_sentence_around_it_i
     extraction = extract(message)
     assert [c.content for c in extraction.candidates] == ["We run everything on Kubernetes."]
     assert [r.reason for r in extraction.rejected] == [TRANSIENT]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Ha, the tomato plants are basically running the household now.",
+        "haha. the printer is haunted, I swear",
+        "lol, classic Monday energy from the whole office",
+        "Hah! The cat stole the last prawn again.",
+        "hehe, the intern named the server Gandalf",
+    ],
+)
+def test_what_follows_laughter_reacts_and_is_not_filed(message):
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert {r.reason for r in extraction.rejected} == {SMALL_TALK}
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Ha, fair enough. I'm allergic to shellfish, by the way.", "allergic to shellfish"),
+        ("haha I always use tabs, never spaces", "always use tabs"),
+        ("lol I moved to Leeds last month", "moved to Leeds"),
+        ("Ha, I prefer my coffee black anyway.", "prefer my coffee black"),
+    ],
+)
+def test_a_durable_statement_after_laughter_is_kept(message, kept):
+    assert [c.content for c in extract(message).candidates if kept in c.content]
