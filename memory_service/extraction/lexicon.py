@@ -241,7 +241,13 @@ CHANGE = re.compile(
     # week", "upgraded the project to Unity 6 last night", "Bev's down to just Thursdays now".
     r"|moved (?:from|me|us|him|her|them|it)|migrated|upgraded|downgraded|(?:been )?changed to"
     r"|have been changed|(?:is|'s|are|'re) down to|got rid of|transferr?(?:ed)?|swapped|ditched"
-    r"|quit|retired|replaced)\b",
+    r"|quit|retired|replaced"
+    # A change that holds from a period on: "as of this month", "from next term", "starting in
+    # May" (a day is too short to tell: "from tomorrow I'm off sick" is of the moment).
+    r"|(?:as of|starting(?: in)?|effective|from) (?:(?:this|next) (?:week|month|term|semester"
+    r"|year|quarter|season|sprint|contract|school year)|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december)"
+    r")\b",
     _I,
 )
 

@@ -215,7 +215,12 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ("allergy", r"\ballerg\w*"),
     ("diet", r"\bvegetarian\b|\bvegan\b|\bpescatarian\b|\bketo\b|\bpaleo\b|\bgluten\b|\bdiet\b"),
     ("spicy food", r"\bspic(?:y|e)\b|\bhot sauce\b|\bchill?i"),
-    ("coffee", r"\bcoffee\b|\bespresso\b|\blatte\b|\bcappuccino\b"),
+    (
+        "coffee",
+        r"\bcoffee\b|\bespressos?\b|\blattes?\b|\bcappuccinos?\b|\bflat whites?\b"
+        r"|\blong blacks?\b|\bamericanos?\b|\bdecaf\b|\bmacchiatos?\b|\bcortados?\b"
+        r"|\bcold brew\b|\bmochas?\b",
+    ),
     ("tea", r"\btea\b"),
     ("cuisine", r"\b(?:thai|italian|indian|mexican|japanese|chinese|french) (?:food|cuisine)\b"),
     ("strength training", r"\bstrength training\b|\bweight ?lifting\b|\blift(?:ing)? weights\b"),
@@ -229,7 +234,7 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         "city",
         r"\b(?:i|we|i'm|we're) (?:now |currently |still )?li(?:ve|ving) in\b"
         r"|\b(?:i|we) (?:\w+ )?moved (?:out |over |back |down |up )?to\b"
-        r"|\b(?:i'?m|we'?re) based in\b"
+        r"|\b(?:i'?m|we'?re) based in\b|\b(?:i|we) (?:now |currently |still )?resid(?:e|ing) in\b"
         r"|\bmy (?:home ?town|city)\b"
         r"|^\W*(?:now )?(?:i |we )?(?:have |'ve )?(?:just )?(?:moved|relocated|shifted) to\b"
         # Terse and bilingual: "live in oslo.", "based out of Pune", "vivo en Houston".
@@ -280,7 +285,8 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ),
     (
         "education",
-        r"\bphd\b|\bdegree\b|\bmaster'?s\b|\bbachelor'?s\b|\bgraduated\b|\buniversity\b",
+        r"\bphd\b|\bdegree\b|\bmaster'?s\b|\bbachelor'?s\b|\bgraduated\b|\buniversity\b"
+        r"|\bmy major\b|\bmajor(?:ing)? in\b",
     ),
     ("pet", r"\bdogs?\b|\bcats?\b|\bpupp(?:y|ies)\b|\bkittens?\b|\bpets?\b|\bparrot\b|\bhamster"),
     ("sport", r"\bfootball\b|\bsoccer\b|\btennis\b|\bbasketball\b|\bclimbing\b|\bhiking\b"),

@@ -62,6 +62,13 @@ _FRAMING = frozenset(
     terms(
         "use using like love prefer want need have get go make work always never usual please "
         "really also just still main favourite default every day time good best"
+        # The function words of the languages users slip into, which the English stop words
+        # miss: "Standup ab 9:45 pe hai" shares only "hai" with "standup 10:30 baje hota hai".
+        " hai hain ho hota hoti tha thi ka ki ke ko se mein pe par ab bhi aur toh"
+        " ang ng sa na mo ako ay yung po din rin lang pa mga"
+        " el la los las del en con y que es un una mi por para"
+        " os da do em com meu minha"
+        " le les du des et est une mon avec pour"
     )
 )
 

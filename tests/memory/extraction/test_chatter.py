@@ -122,6 +122,8 @@ def test_a_standing_instruction_is_kept(message):
         ("Right, that's me away for my messages.", SMALL_TALK),
         ("butter my biscuit, that worked like a charm!", SMALL_TALK),
         ("Sprint retro ke liye ek agenda bana de.", TRANSIENT),
+        ("from tomorrow I'm off sick, the flu got me", TRANSIENT),
+        ("starting this afternoon I'm stuck in meetings", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -150,6 +152,10 @@ def test_chatter_is_not_filed(message, reason):
         "sry was in a mtg. our fiscal yr starts in april",
         "Please always explain me the medical words in simple English.",
         "I keep the rest in KeePassXC on my work laptop.",
+        # A change that holds from a period on.
+        "As of this month, I work for the Red Cross.",
+        "From this month our veg comes from Hartley Farm, the old grocer closed.",
+        "As of this week, I have joined the planning team at the council",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):

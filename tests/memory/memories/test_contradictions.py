@@ -29,6 +29,11 @@ pytestmark = pytest.mark.django_db
         ("I drive a 2019 F-250.", "I traded the F-250 for a Ram last month."),
         ("meu main é Valorant.", "larguei o Valorant, agora meu main é CS2"),
         ("Je fais le run Montréal-Moncton.", "Je fais Moncton-Halifax maintenant."),
+        ("I work for Oxfam.", "As of this month, I work for the Red Cross."),
+        ("I drink my coffee black.", "I've switched to lattes with oat milk."),
+        ("I reside in York.", "We moved to Hull last month."),
+        ("I study history at Durham University.", "I changed my major to economics."),
+        ("Standup 10:30 pe hota hai.", "Standup ab 9:45 pe hai, US overlap ke liye."),
         (
             "The Hale trial is listed for 3 June.",
             "The Hale trial has been relisted for 16 September.",
