@@ -57,6 +57,7 @@ class StreamingMultiPartParser(MultiPartParser):
         self._files = MultiValueDict()
         try:
             _Body(self).read(ChunkIter(self._input_data, self._chunk_size))
+            exhaust(self._input_data)  # an epilogue after the closing boundary, as Django reads it
         except StopUpload as stop:
             self._close_files()
             if not stop.connection_reset:
