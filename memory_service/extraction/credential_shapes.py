@@ -336,8 +336,12 @@ GIVEN = (
     re.compile(
         r"\bnot (?P<value>\d{3,8}),? it'?s \d{3,8}\b|\bnot \d{3,8},? it'?s (?P<v2>\d{3,8})\b", re.I
     ),
+    # The turns of a dial, the number before or after its direction: "opens on 61 right, 22 left",
+    # "opens with left 34, right 12, left 7".
     re.compile(
-        r"\bopens? on (?P<value>\d{1,3} (?:right|left)(?:,? (?:then )?\d{1,3} (?:right|left))+)",
+        r"\b(?:opens? (?:on|with)|combination(?: is)?:?|combo(?: is)?:?)\s+"
+        r"(?P<value>(?:\d{1,3} (?:right|left)|(?:right|left) \d{1,3})"
+        r"(?:,? (?:then |and )?(?:\d{1,3} (?:right|left)|(?:right|left) \d{1,3}))+)",
         re.I,
     ),
     re.compile(

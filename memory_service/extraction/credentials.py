@@ -184,6 +184,9 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
                     value_like(words[i], previous, following)
                     or (strong and CHAIN.match(words[i]) is not None)
                     or (strong and _code_number(words[i], previous, following))
+                    # Right after a strong cue, a word with digits is its value ("pw hunter22"),
+                    # whatever technical name it looks like.
+                    or (strong and i == last + 1 and _letters_and_digits(words[i]))
                 )
             if judged[key] or (i == last + 1 and _hex_after_cue(words[i])):
                 spans.append(_value_span(sentence[i]))
@@ -279,11 +282,20 @@ def _code_number(token: str, previous: str, following: str) -> bool:
     value = token.strip(EDGE)
     if not re.fullmatch(r"\d{4,8}", value) or UNITS.match(following):
         return False
-    if re.fullmatch(r"(?:19|20)\d\d", value):
-        return False  # a year ("since the 2024 upgrade"); "PIN is 1984" is read as a value
     prior = previous.strip(EDGE).lower()
+    if re.fullmatch(r"(?:19|20)\d\d", value) and prior in _DATING:
+        return False  # a year ("since the 2024 upgrade"); "the year we met, 2011" is the code
     # "extension 5520", "room 2417": the number names something else.
     return prior not in NUMBER_CONTEXT or prior in _PREPOSITIONS
+
+
+# The words that make a year a date rather than a code: "changed my PIN in 2023".
+_DATING = frozenset(
+    """in since from until till by before after during of the a an around circa early late mid
+    expires expiry exp january february march april may june july august september october
+    november december jan feb mar apr jun jul aug sep sept oct nov dec spring summer autumn
+    fall winter""".split()  # noqa: SIM905
+)
 
 
 # Words of NUMBER_CONTEXT that only place a number; after a strong cue the number is the code.
@@ -409,6 +421,12 @@ def _asked_and_answered(text: str) -> list[Span]:
             _value_span(t) for t in answer if value_like(t.group()) or _has_digits(t.group(), 3)
         ]
     return spans
+
+
+def _letters_and_digits(token: str) -> bool:
+    """Tell whether ``token`` is a word with digits after it ("hunter22", "Maple1987"), as
+    passwords are made; a product's name leads with its digits ("1Password")."""
+    return re.fullmatch(r"[A-Za-z]{3,}\d{2,}[A-Za-z\d]*", token.strip(EDGE)) is not None
 
 
 def _has_digits(token: str, least: int) -> bool:

@@ -130,6 +130,12 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
         # A number in a sentence that holds a code goes too, whatever it looks like.
         ("The bike lock is 314, written 3.14 so it reads as a price.", "3.14"),
         ("The locker pin is 12.50 in the notebook, I mean 1250.", "12.50"),
+        # A year that is the code rather than a date beside it.
+        ("the alarm PIN is the year the house was built, 1987", "1987"),
+        # A word with digits right after a strong cue, with no "is" between.
+        ("Spotify: same email as always, pw walrus42", "walrus42"),
+        # The turns of a dial, direction first.
+        ("The gym locker opens with right 18, left 40, right 2.", "right 18, left 40"),
         # A word dictated with its case in a sentence that names a credential.
         ("The guest wifi: lower case marigold, then 77, no spaces.", "marigold"),
         ("router key is upper case word HARBOR and then 2 2", "HARBOR"),
@@ -182,6 +188,8 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "We keep the wifi details for the holiday flat in the welcome folder.",
         "The IT helpdesk is on extension 5520 for password resets.",
         "Our building moved from keypad codes to phone entry in April 2024.",
+        "Work passwords 1Password manages for the whole team.",
+        "I reset my PIN in spring 2022 and have not forgotten it since.",
         "The garage has needed badge plus PIN since the 2024 upgrade.",
         "I always lock my screen with Win+L when I leave my desk.",
         "I learned the hard way that SMS codes do not arrive on a plane.",
