@@ -166,6 +166,10 @@ TRANSIENT = re.compile(
     r"|\b(?:won'?t|isn'?t|is not) (?:start|work|run)(?:ing)?\b"
     r"|\b(?:is|are|keeps?) (?:failing|crashing|down)\b"
     r"|\bjust (?:broke|crashed|failed)\b|\bit'?s \d{1,2}(?::\d\d)? ?(?:am|pm)\b"
+    # A journey held up or a phone running flat: "the train's delayed again", "phone's on 3%".
+    r"|\b(?:train|flight|bus|plane|tram|ferry|coach|taxi|uber|delivery|parcel)(?:'s| is| was"
+    r"| got| has been)? (?:delayed|cancell?ed|running late)\b(?! (?:every|on|most))"
+    r"|\b(?:phone|laptop)(?:'s| is)? on \d{1,2} ?%|\b(?:phone|battery|laptop)(?:'s| is) dying\b"
     r"|\bi can'?t (?:sleep|focus|concentrate|think straight)\b"
     r"|^\W*(?:\w+,\s*)?(?:rough|tough|hectic|busy|crazy|stressful|bad|awful|long) "
     r"(?:morning|day|night|week|afternoon|shift)\b"

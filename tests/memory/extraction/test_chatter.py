@@ -123,6 +123,10 @@ def test_a_standing_instruction_is_kept(message):
         ("butter my biscuit, that worked like a charm!", SMALL_TALK),
         ("Sprint retro ke liye ek agenda bana de.", TRANSIENT),
         ("from tomorrow I'm off sick, the flu got me", TRANSIENT),
+        ("the bus is delayed again, typical", TRANSIENT),
+        ("laptop's on 4% so quick one", TRANSIENT),
+        ("ok forget what I just said", SMALL_TALK),
+        ("disregard my last message", SMALL_TALK),
         ("starting this afternoon I'm stuck in meetings", TRANSIENT),
     ],
 )
@@ -154,6 +158,8 @@ def test_chatter_is_not_filed(message, reason):
         "I keep the rest in KeePassXC on my work laptop.",
         # A change that holds from a period on.
         "As of this month, I work for the Red Cross.",
+        "The 8:15 train is always delayed on Mondays.",
+        "Pilates is Wednesdays now, the Thursday class got cancelled.",
         "From this month our veg comes from Hartley Farm, the old grocer closed.",
         "As of this week, I have joined the planning team at the council",
     ],
