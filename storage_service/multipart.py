@@ -11,12 +11,15 @@ each part's headers (Django's own, RFC 2231 ``filename*`` included), ``StopUploa
 ``SkipFile`` and ``StopFutureHandlers``.
 
 Two differences, both refusals of bodies no form sends: a body that ends before its closing
-boundary is an error rather than whatever had arrived, and a part with a
-``Content-Transfer-Encoding`` other than 7bit, 8bit or binary is refused (RFC 7578 deprecates
-the header; Django decoded base64).
+boundary is an error, and a part with a ``Content-Transfer-Encoding`` other than 7bit, 8bit,
+binary or base64 is refused (RFC 7578 deprecates the header; Django stored quoted-printable
+text as it came). Base64 is decoded as it streams, as Django decodes it.
 """
 
 from __future__ import annotations
+
+import base64
+import binascii
 
 import python_multipart
 from django.conf import settings
@@ -38,6 +41,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.encoding import force_str
 
 PLAIN_ENCODINGS = frozenset({"7bit", "8bit", "binary"})
+BASE64 = "base64"
 
 
 class StreamingMultiPartParser(MultiPartParser):
@@ -89,7 +93,7 @@ class _Body:
                 "on_end": self._end,
             },
         )
-        self.part: _Ignored | _Field | _File = _Ignored()
+        self.part: _Ignored | _Field | _File | _Base64 = _Ignored()
         self.header_lines: list[bytes] = []
         self.header_name = bytearray()
         self.header_value = bytearray()
@@ -159,8 +163,7 @@ class _Body:
     def _end(self) -> None:
         self.ended = True
 
-    def _open(self, kind: str, meta: dict) -> _Ignored | _Field | _File:
-        parser = self.parser
+    def _open(self, kind: str, meta: dict) -> _Ignored | _Field | _File | _Base64:
         if kind in (FIELD, FILE) and settings.DATA_UPLOAD_MAX_NUMBER_FIELDS is not None:
             self.fields += 1
             if self.fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 2:
@@ -174,11 +177,19 @@ class _Body:
         except (KeyError, IndexError, AttributeError):
             return _Ignored()
         encoding = meta.get("content-transfer-encoding")
-        if encoding is not None and encoding[0].strip().lower() not in PLAIN_ENCODINGS:
+        transfer = encoding[0].strip().lower() if encoding is not None else "binary"
+        if transfer not in PLAIN_ENCODINGS and transfer != BASE64:
             raise MultiPartParserError(
-                f"Content-Transfer-Encoding {encoding[0].strip()[:20]} is not supported: "
+                f"Content-Transfer-Encoding {transfer[:20]} is not supported: "
                 "send the bytes as they are."
             )
+        part = self._part(kind, meta, disposition, field_name)
+        return _Base64(part) if transfer == BASE64 and not isinstance(part, _Ignored) else part
+
+    def _part(
+        self, kind: str, meta: dict, disposition: dict, field_name: str
+    ) -> _Ignored | _Field | _File:
+        parser = self.parser
         field_name = force_str(field_name, parser._encoding, errors="replace")
         if kind == FIELD:
             return _Field(self, field_name)
@@ -301,3 +312,27 @@ class _File:
     def _skip(self) -> None:
         self.skipped = True
         self.parser._close_files()
+
+
+class _Base64:
+    """A part sent base64-encoded, decoded as it streams into the part it wraps."""
+
+    def __init__(self, part: _Field | _File) -> None:
+        self.part = part
+        self.rest = b""
+
+    def write(self, data: bytes) -> None:
+        data = self.rest + b"".join(data.split())
+        aligned = len(data) // 4 * 4
+        self.rest = data[aligned:]
+        if aligned:
+            try:
+                decoded = base64.b64decode(data[:aligned])
+            except binascii.Error as exc:
+                raise MultiPartParserError("Could not decode base64 data.") from exc
+            self.part.write(decoded)
+
+    def close(self) -> None:
+        if self.rest:
+            raise MultiPartParserError("Could not decode base64 data.")
+        self.part.close()
