@@ -28,7 +28,7 @@ from django.core.files.uploadhandler import SkipFile, StopFutureHandlers, StopUp
 from django.http import QueryDict
 from django.http.multipartparser import (
     FIELD,
-    FILE,
+    FIELD_TYPES,
     MAX_TOTAL_HEADER_SIZE,
     ChunkIter,
     LazyStream,
@@ -164,7 +164,7 @@ class _Body:
         self.ended = True
 
     def _open(self, kind: str, meta: dict) -> _Ignored | _Field | _File | _Base64:
-        if kind in (FIELD, FILE) and settings.DATA_UPLOAD_MAX_NUMBER_FIELDS is not None:
+        if kind in FIELD_TYPES and settings.DATA_UPLOAD_MAX_NUMBER_FIELDS is not None:
             self.fields += 1
             if self.fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 2:
                 raise TooManyFieldsSent(

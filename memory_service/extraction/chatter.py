@@ -28,19 +28,19 @@ REACTION = re.compile(
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
     _I,
 )
-# Leaving, pausing and taking back: conversation about the conversation.
 # Laughter alone, with its punctuation: "Ha, ", "lol. ", "hahaha! ", "Hah - ".
 LAUGHTER_ONLY = re.compile(
     r"\W*(?:(?:ha){1,6}h?|hah|heh|he(?:he){1,5}|lo+l|lmf?ao+|rofl|xd)(?:[\s,.!~\-\u2014]+|$)",
     _I,
 )
+# Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
     r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno)\b[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
-    r"|never ?mind|nvm|scratch that|ignore (?:that|me|my last)"
-    r"|(?:forget|ignore|disregard) (?:it|that|this|my last (?:message|bit|one)"
+    r"|never ?mind|nvm|scratch that"
+    r"|(?:forget|ignore|disregard) (?:it|that|this|me|my last\b(?: (?:message|bit|one))?"
     r"|what i (?:just )?(?:said|wrote|typed|asked|sent))"
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
     r"|bye+|good ?night|night night"

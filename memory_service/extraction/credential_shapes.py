@@ -391,8 +391,8 @@ PART_GIVEN = re.compile(
 )
 # A word dictated with its case: "it's lower case gullrock then the number 515".
 CASED_WORD = re.compile(
-    r"\b(?:lower|upper)[ -]?case\s+(?:(?:letters?|word)\s+)?(?P<value>[^\s,;]+)"
-    r"|\ball\s+caps\s+(?P<caps>[^\s,;]+)",
+    r"\b(?:(?:lower|upper)[ -]?case\s+(?:(?:letters?|word)\s+)?|all\s+caps\s+)"
+    r"(?P<value>[^\s,;]+)",
     re.I,
 )
 # One-time codes and PINs read out in groups: "339 801", "604-372", "0-4-7-5".

@@ -369,10 +369,9 @@ def credential_spans(text: str) -> list[Span]:
                 if plain_value(m.group("value"))
             ]
             spans += [
-                m.span(group)
+                m.span("value")
                 for m in CASED_WORD.finditer(text, start, end)
-                for group in ("value", "caps")
-                if m.group(group) and plain_value(m.group(group))
+                if plain_value(m.group("value"))
             ]
         if cjk:
             # Without blanks the cue and its value share a token ("暗証番号は3918です").

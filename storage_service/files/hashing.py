@@ -17,10 +17,13 @@ _pool_lock = threading.Lock()
 
 def _hashing() -> ThreadPoolExecutor:
     global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=_THREADS, thread_name_prefix="upload-sha256")
-        return _pool
+    pool = _pool
+    if pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = ThreadPoolExecutor(max_workers=_THREADS, thread_name_prefix="upload-sha256")
+            pool = _pool
+    return pool
 
 
 def _forget_pool() -> None:

@@ -17,6 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from storage_service.files.models import File
 from storage_service.uploads.models import UploadPart
 from tests.storage.envelope import data_of, error_of
+from tests.storage.uploading import spill_files
 from tests.storage.uploads.flows import abort, complete, put_part, started
 
 pytestmark = pytest.mark.django_db
@@ -51,10 +52,6 @@ def used(disk: Path) -> int:
     return shutil.disk_usage(disk).used
 
 
-def spilled(disk: Path) -> list[str]:
-    return os.listdir(disk / "media" / ".incoming")
-
-
 def upload(api, size: int):
     content = SimpleUploadedFile("big.bin", os.urandom(size))
     return api.post("/v1/files/upload", {"file": content}, format="multipart")
@@ -64,7 +61,7 @@ def test_an_upload_larger_than_the_free_space_is_507_and_leaves_nothing(api, sma
     error = error_of(upload(api, 30 * MIB), 507)
     assert error["code"] == "STORAGE_FULL"
     assert "nothing" in error["message"]
-    assert spilled(small_disk) == []
+    assert spill_files(small_disk / "media") == []
     assert used(small_disk) < MIB
     assert not File.objects.exists()
 
@@ -74,7 +71,7 @@ def test_after_a_full_disk_the_next_upload_that_fits_succeeds(api, small_disk):
     for _ in range(3):  # the disk holds 20 MiB: each 5 MiB upload fits, one after another
         assert data_of(upload(api, 5 * MIB))["file"]["size"] == 5 * MIB
     assert File.objects.count() == 3
-    assert spilled(small_disk) == []
+    assert spill_files(small_disk / "media") == []
 
 
 def test_a_part_needs_only_its_own_size_of_free_space(api, small_disk):
@@ -84,7 +81,7 @@ def test_a_part_needs_only_its_own_size_of_free_space(api, small_disk):
     parts = [{"partNumber": 1, "etag": answer["etag"]}]
     file = data_of(complete(api, started_upload["uploadId"], parts))["file"]
     assert file["size"] == 15 * MIB
-    assert spilled(small_disk) == []
+    assert spill_files(small_disk / "media") == []
 
 
 def test_a_part_that_does_not_fit_is_507_and_gives_its_space_back(
@@ -99,7 +96,7 @@ def test_a_part_that_does_not_fit_is_507_and_gives_its_space_back(
     assert error["code"] == "STORAGE_FULL"
     assert used(small_disk) <= before + MIB  # what the failed part wrote was given back
     assert list(UploadPart.objects.values_list("part_number", flat=True)) == [1]
-    assert spilled(small_disk) == []
+    assert spill_files(small_disk / "media") == []
     with django_capture_on_commit_callbacks(execute=True):
         data_of(abort(api, started_upload["uploadId"]))
     assert used(small_disk) < MIB

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.storage.envelope import data_of
@@ -12,3 +15,8 @@ def upload_file(client, name: str, data: bytes, **fields: str) -> dict:
         "/v1/files/upload", {"file": SimpleUploadedFile(name, data), **fields}, format="multipart"
     )
     return data_of(response)["file"]
+
+
+def spill_files(media_root: Path) -> list[str]:
+    """What uploads left in the spill directory (``FILE_UPLOAD_TEMP_DIR``): nothing, after any."""
+    return os.listdir(media_root / ".incoming")

@@ -15,7 +15,9 @@ import pytest
 
 from storage_service.files.models import File
 from tests.storage.envelope import data_of, error_of
+from tests.storage.files.downloading import body
 from tests.storage.files.factories import FolderFactory
+from tests.storage.uploading import spill_files
 
 pytestmark = pytest.mark.django_db
 
@@ -53,11 +55,7 @@ def post(api, body: bytes):
 
 
 def downloaded(api, file: dict) -> bytes:
-    return b"".join(api.get(file["url"]).streaming_content)
-
-
-def spill_files(media_root) -> list[str]:
-    return os.listdir(media_root / ".incoming")
+    return body(api.get(file["url"]))
 
 
 @pytest.mark.parametrize(

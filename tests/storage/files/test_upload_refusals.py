@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from storage_service.files.models import File
 from tests.storage.envelope import error_of
+from tests.storage.uploading import spill_files
 
 pytestmark = pytest.mark.django_db
-
-
-def spill_dir_entries(media_root) -> list[str]:
-    return os.listdir(media_root / ".incoming")
 
 
 def test_a_body_longer_than_the_plan_allows_is_refused_before_it_is_read(api, settings):
@@ -54,7 +49,7 @@ def test_a_second_file_part_is_refused_and_neither_file_is_kept(api, media_root)
     assert error["code"] == "INVALID_PARAMETERS"
     assert "one file part" in error["details"]["file"]
     assert not File.objects.exists()
-    assert spill_dir_entries(media_root) == []
+    assert spill_files(media_root) == []
 
 
 def test_a_file_part_under_another_name_beside_file_is_refused(api, media_root):
@@ -66,4 +61,4 @@ def test_a_file_part_under_another_name_beside_file_is_refused(api, media_root):
     error = error_of(response, 400)
     assert error["code"] == "INVALID_PARAMETERS"
     assert not File.objects.exists()
-    assert spill_dir_entries(media_root) == []
+    assert spill_files(media_root) == []
