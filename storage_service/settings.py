@@ -141,6 +141,14 @@ def database_config(url: str, sqlite_path: Path) -> dict:
         if config["ENGINE"] == "django.db.backends.postgresql":
             # Checks a reused connection only after it sat idle (shared/postgresql/base.py).
             config["ENGINE"] = "shared.postgresql"
+            config["OPTIONS"] = {
+                # Parameters bound by the server, so that psycopg prepares a statement the fifth
+                # time a connection runs it: PostgreSQL then stops planning, on every request,
+                # the few queries every request repeats. Off behind a pooler in transaction mode
+                # that cannot keep prepared statements (PgBouncer before 1.21).
+                "server_side_binding": True,
+                "prepare_threshold": 5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
+            }
         config["TEST"] = {"NAME": f"test_{config['NAME']}_storage"}
     return config
 

@@ -1,4 +1,5 @@
-"""A reused PostgreSQL connection is checked only after it sat idle (shared/postgresql)."""
+"""PostgreSQL connections: a reused one is checked only after it sat idle (shared/postgresql),
+and the queries every request repeats are prepared."""
 
 from __future__ import annotations
 
@@ -49,3 +50,20 @@ def test_a_connection_busy_with_requests_is_not_checked_between_them():
     with pytest.raises(OperationalError):
         request_starts()
     connection.close()
+
+
+def test_a_query_every_request_repeats_is_prepared_once_per_connection():
+    # PostgreSQL plans a prepared statement once; the fifth run of a query on a connection
+    # prepares it (the files list's query is planned anew on every request otherwise).
+    connection.close()
+    sql = "SELECT %s::int + 1 AS repeated_by_requests"
+    with connection.cursor() as cursor:
+        for value in range(6):
+            cursor.execute(sql, [value])
+            assert cursor.fetchone() == (value + 1,)
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%repeated_by_requests%"],
+        )
+        assert cursor.fetchone() == (1,)
+
