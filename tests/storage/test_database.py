@@ -66,4 +66,3 @@ def test_a_query_every_request_repeats_is_prepared_once_per_connection():
             ["%repeated_by_requests%"],
         )
         assert cursor.fetchone() == (1,)
-
