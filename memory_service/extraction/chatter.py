@@ -35,7 +35,7 @@ LAUGHTER_ONLY = re.compile(
 )
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
-    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno)\b[\s,.!]*)*"
+    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno|please|pls)\b[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
@@ -88,7 +88,8 @@ VERDICT = re.compile(
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
     r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh)\W+)*"
-    r"(?:(\w+) (?:is|are) \1\b|it(?: is|'s) (?:what|whit|wot|wat) it is"
+    r"(?:(?:the )?(\w+)(?:'s| is| are|'re) (?:the |a )?\1\b"
+    r"|it(?: is|'s) (?:what|whit|wot|wat) it is"
     r"|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
     r"|.*\bas (?:my (?:\w+ ){0,2}\w+|they) used to say"
@@ -154,6 +155,12 @@ REQUEST_AFTER_COMMA = re.compile(
     _I,
 )
 REQUEST_AT_END = re.compile(other_languages.REQUEST_AT_END, _I)
+# What holds for the message at hand only: "for this one pandas is fine", "just this once".
+THIS_ONE_ONLY = re.compile(
+    r"^\W*(?:(?:ok|okay|so|and|but)\W+)?(?:for this one|just this (?:once|time)|(?:just )?for this"
+    r" (?:answer|reply|question|email|message|task|chat))\b",
+    _I,
+)
 # A sentence wholly in quotes is quoted material ("'Thank you for choosing us ...'").
 QUOTED = re.compile(r"^\s*[\"'\u201c\u2018].{8,}[\"'\u201d\u2019]\W*$")
 # "Need you to remember that for me": keeping the message at hand, not a fact.
@@ -210,6 +217,15 @@ _INTRODUCTION = re.compile(r":\s*$|\b(?:below|as follows|the following)\W*(?:$|[
 
 
 _POINTS_AT_PASTE = re.compile(r"^(?:\S+\s+){0,10}(?:this|these|here|below)\b[^.!?]{0,40}$", _I)
+# A first line asking for something to be done to the lines under it, or showing them: "check this
+# output for me", "tidy these obs into one line", "this is what the boiler display says".
+_INTRODUCES_LINES = re.compile(
+    r"^\W*(?:(?:pls|please|can you|could you|can u|cud u)\s+)?(?:(?:check|tidy|reword|rewrite|fix"
+    r"|format|summari[sz]e|translate|proofread|read|look at|make sense of|clean up|convert|turn"
+    r"|shorten|improve|sort)\b[^.!?\n]{0,60}\b(?:this|these|it|that|them)\b"
+    r"|(?:this is|here'?s|here is|these are)\b[^!?\n]{0,60}$)",
+    _I,
+)
 
 
 def _blank_between(text: str, lines: list[tuple[int, int, str]], index: int) -> bool:
@@ -257,10 +273,12 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
     index = 0
     while index < len(lines):
         start, _, line = lines[index]
-        if _INTRODUCTION.search(line) and index + 1 < len(lines):
+        introduces = index == 0 and _INTRODUCES_LINES.search(line) is not None
+        if (introduces or _INTRODUCTION.search(line)) and index + 1 < len(lines):
             block_end = index + 1
-            # After "below" the paste runs to the end; after a colon, to the next blank line.
-            below = not line.rstrip().endswith(":")
+            # After "below" the paste runs to the end; after a colon, or a first line that
+            # points at what follows, to the next blank line.
+            below = not (introduces or line.rstrip().endswith(":"))
             while block_end + 1 < len(lines) and (
                 below or not _blank_between(text, lines, block_end)
             ):

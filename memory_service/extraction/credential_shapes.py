@@ -27,7 +27,8 @@ STRONG = (
     r"|(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)|mnemonic|seed"
     r"|code\s+(?:de\s+)?(?:v[ée]rification|s[ée]curit[ée]|acc[èe]s|confirmation)"
     r"|c[óo]digo\s+de\s+(?:verifica[çc][ãa]o|acesso|seguran[çc]a|verificaci[óo]n|acceso)"
-    r"|(?:security|secret|memorable)\s+(?:q|question|answer|word|information|phrase|number|no)s?"
+    r"|(?:security|secret|memorable|recovery)\s+(?:q|question|answer|word|information|phrase|number"
+    r"|no)s?"
     r"|maiden\s+name|(?:12|18|24|twelve|eighteen|twenty-four)\s+words"
     r"|(?:encryption|disk|vault|unlock|wallet|master|secret)\s+(?:pass)?phrase"
     r"|lock\s*screen|screen\s*lock|key\s+in|punch\s+in|type\s+in|punch"
@@ -207,6 +208,23 @@ READ_OUT = re.compile(rf"(?<![\w'])(?:{_READ_OUT}(?![\w'])[\s,]+){{4,}}{_READ_OU
 _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
+# Words joined as dictation says the joins: "Bluebell dash Cottage dash 61", "Hollis underscore
+# Home" (a join before a small word is a dash in prose: "an em dash in the title").
+SPOKEN_JOIN = re.compile(
+    r"(?<![\w'-])[A-Za-z0-9][\w']*(?:\s+(?:dash|hyphen|underscore)\s+"
+    r"(?!(?:and|or|the|a|an|in|on|of|to|for|with|is|was|are|it|i)\b)[A-Za-z0-9][\w']*)+",
+    re.I,
+)
+# How a dictated value is written: "all lower case", "no spaces", "all in small letters".
+DICTATION = re.compile(
+    r"\b(?:all (?:in )?(?:lower ?case|upper ?case|small letters|capitals|capital letters|caps"
+    r"|one word)|(?:no|without|with) spaces|in (?:small|capital|lower ?case|upper ?case) letters"
+    r"|(?:lower|upper) ?case)\b",
+    re.I,
+)
+# The separator a dictated value follows, and the words that start a remark rather than a value.
+DICTATED_AFTER = re.compile(r"\s(?:is|was|are|reads|says)\s|:\s")
+REMARK = re.compile(r"[\s,;:]*(?:which|and|but|so|because|though|although|that|i|it|if)\b", re.I)
 # "token=abc123", "pw:hunter2": the value is what follows the name.
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
 # "colon" is the separator as dictation spells it ("Netflix password colon ...").
@@ -223,6 +241,7 @@ LEADS = frozenset(("changed", "set", "reset", "updated", "switched", "moved"))
 PHRASE_STARTS = frozenset(
     """
     for at on to of in from with about under behind the my our your his her their this that
+    i you u we they he she
     """.split()  # noqa: SIM905
 )
 DETERMINERS = frozenset(
@@ -366,9 +385,37 @@ KEYED = re.compile(
     r"\b(?:punch|key|type|enter|press|dial)\s+(?:in\s+)?(?P<value>\d{1,8}(?:\s+then\s+\d{1,8})+)",
     re.I,
 )
+# The answer to a security question after the question it answers: "Apple ID security question,
+# favourite childhood book: Swallows and Amazons", "recovery question, city where I was born, I
+# put Gdynia".
+QUESTION_ANSWERED = re.compile(
+    r"\b(?:security|recovery|secret|memorable)\s+(?:q|question)s?\b[^.:!?\n]{0,60}?"
+    rf"(?::\s*|,\s+{_PUT}\s+)(?P<value>[^,.;!?\n]+)",
+    re.I,
+)
+# A lock's numbers read out as words: "opens with twenty two, eleven, sixty".
+_NUMBER_WORD = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
+    r"|ninety|\d{1,3})(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+)
+SPOKEN_COMBINATION = re.compile(
+    r"\b(?:opens? (?:on|with)|combination(?: is)?:?|combo(?: is)?:?)\s+"
+    rf"(?P<value>{_NUMBER_WORD}(?:,? (?:then |and )?{_NUMBER_WORD}){{2,}})\b",
+    re.I,
+)
+# How a phone's unlock pattern is drawn: "her unlock pattern is an L shape starting top left".
+UNLOCK_PATTERN = re.compile(
+    r"\b(?:unlock|swipe|screen|lock)\s+pattern\b[^.,;]{0,30}?\b(?:is|was|:)\s+"
+    r"(?P<value>[^,.;!?\n]+)",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
+    QUESTION_ANSWERED,
+    SPOKEN_COMBINATION,
+    UNLOCK_PATTERN,
     FOR_ACCOUNT,
     ENTERED_AS,
     WITH_THE_PHRASE,
@@ -441,6 +488,11 @@ SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*$")
 CLAUSE_END = re.compile(r"[,;]\s|[.!?](?:\s|$)|\s(?:and|but|so|because|which)\s|$")
 # Licence keys: four or more hyphenated groups of four or five (a UUID's groups differ in length).
 KEY_GROUPS = re.compile(r"(?<![\w-])[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){3,}(?![\w-])")
+# Game and product keys of three groups of five, each of letters and digits: "4JQ7M-2XPKT-9RW3B".
+SHORT_KEY = re.compile(
+    r"(?<![\w-])(?:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5}-){2,}(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{5}"
+    r"(?![\w-])"
+)
 # Keys read out in groups: "ABCD-EFGH-IJKL-MNOP", and app passwords "xqwp lzhl pnfe uhrz" (blank
 # separated groups of four, one without a vowel: English words have vowels).
 GROUPS = re.compile(

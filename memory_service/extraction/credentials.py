@@ -26,6 +26,8 @@ from memory_service.extraction.credential_shapes import (
     CORRECTED,
     CUE,
     DETERMINERS,
+    DICTATED_AFTER,
+    DICTATION,
     DIGIT_GROUPS,
     DIGIT_WORDS,
     EDGE,
@@ -48,14 +50,17 @@ from memory_service.extraction.credential_shapes import (
     READ_OUT,
     REFERENCE,
     REFERENCE_WORDS,
+    REMARK,
     SEED,
     SENTENCE_END,
     SEPARATOR_MARKS,
     SEPARATOR_REACH,
     SEPARATORS,
+    SHORT_KEY,
     SMALL_WORDS,
     SPELLED_OUT,
     SPELLING,
+    SPOKEN_JOIN,
     STRONG_CUE,
     STRONG_REACH,
     SYMBOLS,
@@ -134,7 +139,7 @@ def _sentences(tokens: list[re.Match[str]]) -> list[list[re.Match[str]]]:
         groups[-1].append(token)
         word = token.group()
         # An initial ("J. Amadi") or an abbreviation ("A/c no. 5010...") does not end the sentence.
-        if SENTENCE_END.search(word) and len(word.strip(".")) > 1 and word.lower() not in _SHORT:
+        if SENTENCE_END.search(word) and len(word.strip(EDGE)) > 1 and word.lower() not in _SHORT:
             groups.append([])
     return [group for group in groups if group]
 
@@ -238,6 +243,8 @@ def _introduced_value(
     for token in after[:SEPARATOR_REACH]:
         raw = token.group().lower()
         word = raw.strip(EDGE)
+        if introduced and DICTATION.match(text, token.start()):
+            return []  # how the value is written: ``_dictated`` finds the value itself
         if introduced and word in FILLERS_AFTER_SEPARATOR:
             previous = word
             continue
@@ -390,6 +397,14 @@ def credential_spans(text: str) -> list[Span]:
             if not SMALL_WORDS & set(re.split(r"[ ,]+", m.group()))
         ]
         spans += [m.span() for m in KEY_GROUPS.finditer(text, start, end)]
+        spans += [m.span() for m in SHORT_KEY.finditer(text, start, end)]
+        # Dictated joins are a value with digits in them, or in a sentence naming a credential.
+        spans += [
+            m.span()
+            for m in SPOKEN_JOIN.finditer(text, start, end)
+            if cued or _has_digits(m.group(), 1)
+        ]
+        spans += _dictated(text, start, end) + _after_strong_cue(text, start, end)
     spans += _asked_and_answered(text)
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
     spans += [m.span() for m in READ_OUT.finditer(text)]
@@ -401,6 +416,55 @@ def credential_spans(text: str) -> list[Span]:
     return spans + _table_spans(text) + _answer_spans(text)
 
 
+def _dictated(text: str, start: int, end: int) -> list[Span]:
+    """Return a value dictated with how it is written, after a strong cue and its separator:
+    "the password is all lower case, lemon tree garden, no spaces", "the passphrase ... is the
+    owl flies at half past nine, all in small letters". Said of passwords in general ("my
+    passwords are all lower case, which is bad"), the description introduces no value.
+    """
+    cue = STRONG_CUE.search(text, start, end)
+    described = cue and DICTATION.search(text, cue.end(), end)
+    separator = described and DICTATED_AFTER.search(text, cue.end(), described.start() + 1)
+    if not separator:
+        return []
+    if text[separator.end() : described.start()].strip(" ,;:"):
+        return [(separator.end(), described.start())]
+    if REMARK.match(text, described.end(), end):
+        return []
+    after = (
+        described.end()
+        + len(text[described.end() : end])
+        - len(text[described.end() : end].lstrip(" ,;:"))
+    )
+    close = CLAUSE_END.search(text, after + 1, end)
+    return [(after, close.start() if close else end)] if after < end else []
+
+
+# After a strong cue, words ending in a number, with no separator: "password copper kettle 77".
+_WORDS_THEN_NUMBER = re.compile(r"\s+(?P<value>(?:[A-Za-z][\w'-]*\s+){1,3}\d{2,})(?![\w.:/-])")
+# After "set/reset ... PIN", what it was set to: "Reset the door PIN for badge 4471 to 839201".
+_SET_TO = re.compile(r"\bto\s+(?P<value>[^\s,;]*\d[^\s,;]*)")
+
+
+def _after_strong_cue(text: str, start: int, end: int) -> list[Span]:
+    """Return values given after a strong cue without a separator: words ending in a number
+    ("password copper kettle 77"), or what a credential was set to ("Reset the door access PIN
+    for badge 4471 (J. Ortiz) to 839201")."""
+    spans: list[Span] = []
+    lead = LED.search(text, start, end)
+    for cue in STRONG_CUE.finditer(text, start, end):
+        given = _WORDS_THEN_NUMBER.match(text, cue.end(), end)
+        if given and not UNITS.match(text, given.end()):
+            words = given.group("value").split()[:-1]
+            if all(plain_value(word) and word.lower() not in PHRASE_STARTS for word in words):
+                spans.append(given.span("value"))
+        if lead is not None and lead.start() < cue.start():
+            set_to = _SET_TO.search(text, cue.end(), end)
+            if set_to and not UNITS.match(text, set_to.end()):
+                spans.append(set_to.span("value"))
+    return spans
+
+
 def _asked_and_answered(text: str) -> list[Span]:
     """Return the value of a short sentence that answers one asking for a credential.
 
@@ -409,9 +473,18 @@ def _asked_and_answered(text: str) -> list[Span]:
     spans: list[Span] = []
     groups = _sentences(list(TOKEN.finditer(text)))
     for asked, answer in itertools.pairwise(groups):
-        if len(answer) > 4:
-            continue
         cue = CUE.search(text, asked[0].start(), asked[-1].end())
+        if len(answer) > 4:
+            # A sentence naming a credential, then its code in the next: "The door code is the
+            # year I was born. That's 1953, followed by the star key."
+            if cue is not None and cue.group("strong") and len(answer) <= 12:
+                spans += [
+                    _value_span(t)
+                    for i, t in enumerate(answer)
+                    if _code_number(t.group(), answer[i - 1].group() if i else "", "")
+                    and not UNITS.match(text, t.end())
+                ]
+            continue
         # After a question naming a credential, or a sentence giving one ("PIN for the card is
         # 3092. sorry, typo, 3029.").
         if cue is None or not (asked[-1].group().endswith("?") or cue.group("strong")):

@@ -40,6 +40,8 @@ _OPENING = (
     # "Have a good weekend", "Do the dishes": before an article these verbs give orders.
     rf"(?:(?:do|have|has|had|may|must|might)\s+{_PERSONS}\b"
     rf"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+{_SUBJECTS}\b"
+    # "does polars support asof joins": no statement opens on "does".
+    r"|does\s+[\w'-]+\s+[\w'-]+"
     # A capitalised "Is" or "Are" asks whatever follows ("Is co-codamol 30/500 a schedule 5
     # drug"); texting drops its subject before a small one ("is fine now", "was in a mtg").
     r"|(?-i:Is|Are|Isn'?t|Aren'?t)\s+[\w'-]+"
@@ -134,6 +136,22 @@ _EMBEDDED = "|".join(
         r"\blooking for (?:a|an|some) (?:good|decent|cheap|reliable|nice)\b",
         r"\bneed (?:some )?help (?:with|figuring|understanding)\b|\bhelp me (?:figure|work) out\b",
         # "I have a question to you later" announces one; it does not ask it.
+        # A question after the clause that introduces it: "sorry if this is dumb but what does
+        # leasehold mean", "i do unvented as well do i need a separate ticket", "... or is it
+        # all LED now", "she's wanting to know are there any races for wee ones".
+        rf"\b(?:but|so)\s+{_WH}\s+(?:do|does|did|can|could|should|would|will)\s+\w+",
+        r"(?<!whatever )(?<!than )(?<!\bas )(?<!\bi )\b(?:do|does|should|must|can)\s+(?:i|we)"
+        r"\s+(?:need|have to|still need|also need|really need)\b",
+        r"\bor (?:is|are|was|do|does|can|should|will) (?:it|there|that|this|they|you|u)\b",
+        r"\b(?:wants|wanted|wanting) to know (?:if|whether|how|what|where|when|which|who|why|are|is"
+        r"|do|does|can|could|will|should)\b",
+        r"^\W*(?:anyone|anybody|any1)\s+(?:still|else|ever|here|know|knows|have|has|got|tried"
+        r"|use|using|make|makes|recommend|seen|heard)\b",
+        r"\bremind (?:me|us) (?:again )?(?:of )?the (?:name|number|word|title|address|date|term)\b",
+        # A timetable or a figure asked for as a noun phrase: "tide times for Dartmouth tomorrow".
+        r"^\W*(?!(?:i|we|you|my|our|always|never)\b)(?:[\w'-]+ ){0,2}(?:times|hours|timetable"
+        r"|schedule|forecast|fixtures) (?:for|in|at|on)\b"
+        r"(?![^.!?]*\b(?:is|are|was|were|will|has|have|had)\b)",
         r"(?:i have|i've got|got) a (?:quick )?question"
         r"(?! (?:\w+ ){0,2}(?:later|soon|after|in a bit))",
         r"question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit))",

@@ -160,6 +160,8 @@ def _is_request_of_the_moment(content: str) -> bool:
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
+    if chatter.THIS_ONE_ONLY.match(body):
+        return True
     if chatter.NEEDED_NOW.match(body) or chatter.REQUEST_AT_END.search(body):
         return True
     if (

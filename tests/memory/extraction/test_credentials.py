@@ -139,6 +139,28 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
         # A word dictated with its case in a sentence that names a credential.
         ("The guest wifi: lower case marigold, then 77, no spaces.", "marigold"),
         ("router key is upper case word HARBOR and then 2 2", "HARBOR"),
+        # Joins said as words, as a dictation app writes them.
+        ("the sticky note on the monitor says Harbour dash Lantern dash 38", "Lantern dash 38"),
+        # A value dictated with how it is written, before or after the description.
+        ("the garage wifi password is all lower case, maple orchard road, no spaces", "orchard"),
+        (
+            "the archive drive's passphrase is a fox ran under the bridge, all in small letters",
+            "fox ran under",
+        ),
+        # A sentence naming a credential, and its code in the next one.
+        ("The gate code at Tom's is the year he retired. That's 2011, then the hash key.", "2011"),
+        # A clause between the cue and "is", opened by a pronoun.
+        ("the password the bank asks for on the phone is lighthouse", "lighthouse"),
+        # What a credential was set to, past an initial in brackets.
+        ("Set the locker PIN for cabinet 12 (R. Shah) to 550913 as agreed.", "550913"),
+        # Security and recovery questions, and what was put in for them.
+        ("Bank security question, name of my first street: Ellery Gardens", "Ellery Gardens"),
+        ("Steam recovery question, first concert, I put Wembley", "Wembley"),
+        ("the tool chest opens with thirty one, nine, forty four", "forty four"),
+        ("my unlock pattern is a W starting bottom left", "W starting bottom left"),
+        ("Key for the puzzle game from the bundle: 7KD2P-Q9XW4-M3T8L", "7KD2P-Q9XW4-M3T8L"),
+        # Words ending in a number right after the cue, as said aloud.
+        ("the shop wifi is HarbourCafe underscore staff password tidal mill 42", "tidal mill 42"),
     ],
 )
 def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
@@ -194,6 +216,10 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "I always lock my screen with Win+L when I leave my desk.",
         "I learned the hard way that SMS codes do not arrive on a plane.",
         "I use passkeys wherever they're supported, starting with my bank.",
+        "My passwords are all lower case, which I know is a bad habit.",
+        "My work password expires every 60 days.",
+        "I reset the alarm code to something new after the break-in.",
+        "I write an em dash in every title.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

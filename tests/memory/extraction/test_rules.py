@@ -44,6 +44,31 @@ def test_a_question_without_its_question_mark_is_still_a_lookup():
     assert extract("Can you remind me what we decided about the deploy day").lookup
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "does the new kettle need descaling every month",
+        "sorry to bother you but what does escrow actually cover",
+        "we moved the review to friday do i need to tell the client",
+        "anyone still sell film for old polaroids",
+        "oat milk is fine in coffee but for baking or is it too thin",
+        "my brother wants to know are the trains running on sunday",
+        "remind me the name of the plumber we used last winter",
+        "bus times for Leith this evening",
+    ],
+)
+def test_a_question_after_the_words_that_introduce_it_is_a_lookup(message):
+    assert extract(message).lookup
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Prices in euros always, please.", "I always score at least 80 in practice rounds."],
+)
+def test_a_statement_opening_like_a_timetable_asks_nothing(message):
+    assert not extract(message).lookup
+
+
 def test_punctuation_spoken_to_a_dictation_app_ends_a_sentence():
     extraction = extract("I'm a nurse in Leeds period I mostly work nights full stop")
     assert [c.content for c in extraction.candidates] == [
