@@ -39,7 +39,9 @@ MANAGEMENT = re.compile(
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
-    r"|never ?mind|nvm|scratch that"
+    r"|never ?mind|nvm"
+    # "scratch that, it's Bazza's crew I'm with" corrects; "scratch that" alone takes back.
+    r"|scratch that(?![,;:.]?\s+(?:it'?s|it is|i'?m|i|we'?re|we|the|my|our|make (?:it|that))\b)"
     r"|(?:forget|ignore|disregard) (?:it|that|this|me|my last\b(?: (?:message|bit|one))?"
     r"|what i (?:just )?(?:said|wrote|typed|asked|sent))"
     r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
@@ -61,7 +63,14 @@ MANAGEMENT = re.compile(
     r"(?: (?:on|about|before|for|from|while)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
     r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
-    r"(?![^.!?]*\b(?:i|i'?m|im|my|we|we'?re|our)\b)[^.!?]{0,60}[.!?]*$)",
+    r"(?![^.!?]*\b(?:i|i'?m|im|my(?! (?:dear|friend|love|man|guy|g)\b)|we|we'?re|our)\b)"
+    r"[^.!?]{0,60}[.!?]*$"
+    r"|(?:i am |i'?m )?(?:much|most|very) obliged\b[^.!?]{0,30}[.!?]*$"
+    # A fix confirmed: "hell yeah that fixed it".
+    r"|(?:\w+\W+){0,3}(?:that|this|it) (?:fixed|solved|sorted|did) (?:it|the trick)\b"
+    # The weather or the traffic of the moment: "eii this rain ooo", "this Abuja traffic".
+    r"|(?:\w+\W+){0,2}this (?:[\w-]+ )?(?:rain|heat|cold|weather|traffic|wind|snow|humidity"
+    r"|queue)\b)",
     _I,
 )
 # A verdict on what was just said or done: "that's wonderful", "you're a star", "ur faster than".
@@ -82,13 +91,18 @@ VERDICT = re.compile(
     r"(?:'s|s| is| was| are|'re| sounds| looks| seems"
     r"| feels)|(?:you|u)(?:'re| are|r|'ve been| have been)|ur|you (?:rock|rule)|what a)\s+"
     r"(?:so |really |very |pretty |genuinely |honestly |simply |utterly |quite |rather |bloody "
-    rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b|what a\b)",
+    # "it's Great Northern in the esky": a capital after the word makes it a name.
+    rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b"
+    r"(?!\s+(?-i:[A-Z][a-z]))|what a\b)",
     _I,
 )
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
-    r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh)\W+)*"
-    r"(?:(?:the )?(\w+)(?:'s| is| are|'re) (?:the |a )?\1\b"
+    r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh|na ja|naja|nah|aye|ugh)\W+)*"
+    r"(?:(?:the )?(\w+)(?:'s| is| are|'re| r) (?:the |a )?\1\b"
+    # A remark that asks only for agreement: "teething is the worst isnt it", "some days are
+    # like that, aren't they".
+    r"|.*\b(?:is|are|was|were)\b.*\b(?:isn'?t|aren'?t|wasn'?t|weren'?t) (?:it|they|that|he|she)\W*$"
     r"|it(?: is|'s) (?:what|whit|wot|wat) it is"
     r"|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
@@ -222,7 +236,10 @@ _POINTS_AT_PASTE = re.compile(r"^(?:\S+\s+){0,10}(?:this|these|here|below)\b[^.!
 _INTRODUCES_LINES = re.compile(
     r"^\W*(?:(?:pls|please|can you|could you|can u|cud u)\s+)?(?:(?:check|tidy|reword|rewrite|fix"
     r"|format|summari[sz]e|translate|proofread|read|look at|make sense of|clean up|convert|turn"
-    r"|shorten|improve|sort)\b[^.!?\n]{0,60}\b(?:this|these|it|that|them)\b"
+    r"|shorten|improve|sort|see|tot|add|total|sum|count)\b[^.!?\n]{0,60}\b(?:this|these|it|that"
+    r"|them)\b"
+    r"|[^.!?\n]{0,60}\b(?:getting|throwing|throws|showing|shows|printing|prints|spitting out|sent"
+    r" me|says)\s+(?:me\s+)?this\b"
     r"|(?:this is|here'?s|here is|these are)\b[^!?\n]{0,60}$)",
     _I,
 )

@@ -63,6 +63,7 @@ WEAK = (
     r"|voucher|gift\s*card|(?:pattern|swipe)(?:\s+(?:lock|thing|code))?|metamask|wallet"
     r"|licen[cs]e|authenticator"
     r"|(?:webhook|signing|client)\s+secret|deploy\s+key"
+    r"|(?:snmp\s+)?community\s+strings?|snmp\s+community"
     r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
     # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
     r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
@@ -128,6 +129,8 @@ NOT_VALUE_SHAPES = re.compile(
     | \d{1,3}                          # short numbers (a strong cue still takes them)
     | \d+-[a-z]+(?:-[a-z]+)*            # compounds: 60-day, 24-character
     | \d{1,3}-\d{1,3}                   # ranges: 30-40
+    | \d{1,5}x\d{1,5}                    # dimensions: 32x32, 1920x1080
+    | (?-i:[A-Z]?(?:19|20)\d\d[a-z])     # a yearly release: R2023a, 2024b
     | 0x[0-9a-f]+                      # error and status codes: 0x80190001
     | (?-i:(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,12})  # short commit hashes: 9f2c4e1
     | [A-Za-z0-9]{1,3}                 # too short to unlock anything: 2FA, 20P
@@ -225,6 +228,12 @@ DICTATION = re.compile(
 # The separator a dictated value follows, and the words that start a remark rather than a value.
 DICTATED_AFTER = re.compile(r"\s(?:is|was|are|reads|says)\s|:\s")
 REMARK = re.compile(r"[\s,;:]*(?:which|and|but|so|because|though|although|that|i|it|if)\b", re.I)
+# A quoted value right after a cue's "is" or colon: "login: 'Sunny.Day;Rainy-Night?'", "the wifi
+# is 'Echo Chamber 9 '" (its quotes keep blanks and punctuation).
+QUOTED_AFTER_CUE = re.compile(
+    r"[^'\"\n\u2018\u201c]{0,40}?(?:\bis|:|=)\s*['\"\u2018\u201c]"
+    r"(?P<value>[^'\"\n\u2018\u2019\u201c\u201d]{2,80})['\"\u2019\u201d]"
+)
 # "token=abc123", "pw:hunter2": the value is what follows the name.
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
 # "colon" is the separator as dictation spells it ("Netflix password colon ...").
@@ -365,16 +374,24 @@ GIVEN = (
     ),
     re.compile(
         r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box)(?:'s| is| was"
-        r"| code is| combo is)\s+(?P<value>\d{3,8})\b",
+        r"| code is| combo is)(?: (?:now |still )?set to| now)?\s+(?P<value>\d(?:[ -]?\d){2,7})\b",
         re.I,
     ),
     re.compile(r"\b(?:type|enter|put in)\s+(?P<value>\S*\d\S*)\s+when (?:it|they) asks?\b", re.I),
     re.compile(r"\b(?:texted|sent|emailed|sms'?d)(?: me| us)? (?P<value>\d{4,8})\b", re.I),
+    # "PINsentry gave me 38817602": a code a device or an app shows (six digits or more: fewer
+    # are a price or a count).
+    re.compile(
+        r"\b(?:gave|gives|generated|showed|shows|displayed|displays)(?: me| us)?"
+        r" (?P<value>\d{6,8})\b",
+        re.I,
+    ),
     # A sort code beside an account number: "Mira, 41-17-09 and 55120384".
     re.compile(r"(?P<value>\b\d{2}-\d{2}-\d{2}\b(?:\D{1,12}\d{8}\b)?)"),
     # A security answer: "for the first pet question the answer is Mr Whiskerton".
     re.compile(
-        r"\b(?:question|maiden|born|pet|memorable)\b[^.]{0,60}?\banswer(?: for [^.]{1,50}?)? is "
+        r"\b(?:question|maiden|born|pet|memorable|asks?|asked|bank|pregunta|mascota)\b[^.]{0,60}?"
+        r"\banswer(?: for [^.]{1,50}?)? is "
         r"(?P<value>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
         r"|\banswer for [^.]{1,50}? is (?P<a2>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)",
         re.I,
@@ -410,9 +427,39 @@ UNLOCK_PATTERN = re.compile(
     r"(?P<value>[^,.;!?\n]+)",
     re.I,
 )
+# A dial's turns, three or more, with or without a cue: "left to 32, right to 11, left to 54".
+DIAL_TURNS = re.compile(
+    r"\b(?P<value>(?:left|right)(?: to)? \d{1,3}"
+    r"(?:,? (?:then |and )?(?:left|right)(?: to)? \d{1,3}){2,})",
+    re.I,
+)
+# A security question's answer in capitals or title case right after it: "FIRST SCHOOL ST
+# CUTHBERTS INFANTS", "first pet Biscuit".
+QUESTION_THEN_NAME = re.compile(
+    r"(?i:\b(?:first\s+(?:pet|car|school|teacher|job|boss)|maiden\s+name|city\s+of\s+birth"
+    r"|birth\s*place|favou?rite\s+(?:teacher|book|film|movie|band|food)))[:,]?\s+"
+    r"(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
+)
+# Letters of a memorable word asked by position: "the 2nd, 5th and 7th letters are A, L and D".
+LETTERS_BY_POSITION = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)(?:,? (?:and )?\d{1,2}(?:st|nd|rd|th))* (?:letters?|characters?"
+    r"|digits?)(?: (?:of|from) [\w ]{1,30}?)? (?:are|is|=|:)\s+"
+    r"(?P<value>[A-Za-z0-9](?:,? (?:and )?[A-Za-z0-9]\b)*)",
+    re.I,
+)
+# Seed words given in numbered groups: "words 1-6: crane hobby ...", "25th word: Stardust-Ferret".
+SEED_GROUP = re.compile(
+    r"\b(?:words? \d{1,2}\s*[-\u2013]\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th) word)\s*:\s*"
+    r"(?P<value>[^\n]+)",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
+    DIAL_TURNS,
+    QUESTION_THEN_NAME,
+    LETTERS_BY_POSITION,
+    SEED_GROUP,
     QUESTION_ANSWERED,
     SPOKEN_COMBINATION,
     UNLOCK_PATTERN,
@@ -455,6 +502,8 @@ CODE_SECRET = re.compile(
 )
 # "lotus-vesper-saffron": words chained into a passphrase.
 CHAIN = re.compile(r"^[a-z]+(?:-[a-z]+){2,}[.,;!?]*$")
+# A wallet's seed numbered word by word: "1. walnut 2. frost 3. embark ...".
+NUMBERED_SEED = re.compile(r"(?:\b\d{1,2}[.)]\s*[a-z]{3,8}\s+){11,23}\d{1,2}[.)]\s*[a-z]{3,8}\b")
 # A wallet's seed: twelve or more short lowercase words with no small word between them.
 SEED = re.compile(r"(?<![\w-])(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8}(?![\w-])")
 SMALL_WORDS = frozenset(

@@ -43,10 +43,12 @@ from memory_service.extraction.credential_shapes import (
     NOT_VALUE_SHAPES,
     NOT_VALUES,
     NUMBER_CONTEXT,
+    NUMBERED_SEED,
     PART_GIVEN,
     PARTS,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
+    QUOTED_AFTER_CUE,
     READ_OUT,
     REFERENCE,
     REFERENCE_WORDS,
@@ -404,10 +406,16 @@ def credential_spans(text: str) -> list[Span]:
             for m in SPOKEN_JOIN.finditer(text, start, end)
             if cued or _has_digits(m.group(), 1)
         ]
-        spans += _dictated(text, start, end) + _after_strong_cue(text, start, end)
+        if cued:
+            spans += _dictated(text, start, end) + _after_strong_cue(text, start, end)
+            quoted = (
+                QUOTED_AFTER_CUE.match(text, c.end(), end) for c in CUE.finditer(text, start, end)
+            )
+            spans += [q.span("value") for q in quoted if q]
     spans += _asked_and_answered(text)
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
     spans += [m.span() for m in READ_OUT.finditer(text)]
+    spans += [m.span() for m in NUMBERED_SEED.finditer(text)]
     if CUE.search(text):
         for match in PARTS.finditer(text):
             spans += [match.span(g) for g, v in match.groupdict().items() if v]
@@ -452,17 +460,26 @@ def _after_strong_cue(text: str, start: int, end: int) -> list[Span]:
     for badge 4471 (J. Ortiz) to 839201")."""
     spans: list[Span] = []
     lead = LED.search(text, start, end)
+    set_from = None  # the end of the first strong cue after the lead
     for cue in STRONG_CUE.finditer(text, start, end):
         given = _WORDS_THEN_NUMBER.match(text, cue.end(), end)
         if given and not UNITS.match(text, given.end()):
             words = given.group("value").split()[:-1]
             if all(plain_value(word) and word.lower() not in PHRASE_STARTS for word in words):
                 spans.append(given.span("value"))
-        if lead is not None and lead.start() < cue.start():
-            set_to = _SET_TO.search(text, cue.end(), end)
-            if set_to and not UNITS.match(text, set_to.end()):
-                spans.append(set_to.span("value"))
+        if set_from is None and lead is not None and lead.start() < cue.start():
+            set_from = cue.end()
+    # One search a sentence, so that a sentence of many cues costs what its length does.
+    set_to = set_from is not None and _SET_TO.search(text, set_from, end)
+    if set_to and not UNITS.match(text, set_to.end()):
+        spans.append(set_to.span("value"))
     return spans
+
+
+# An answer that gives the value after "it's", a speaker's name before it or not.
+_ANSWERED = re.compile(
+    r"(?:[\w ]{1,20}:\s*)?(?:it'?s|it is|that'?s)\s+(?P<value>[^,.;!?\n]+)", re.I
+)
 
 
 def _asked_and_answered(text: str) -> list[Span]:
@@ -477,13 +494,20 @@ def _asked_and_answered(text: str) -> list[Span]:
         if len(answer) > 4:
             # A sentence naming a credential, then its code in the next: "The door code is the
             # year I was born. That's 1953, followed by the star key."
-            if cue is not None and cue.group("strong") and len(answer) <= 12:
+            asked_for = cue is not None and asked[-1].group().endswith("?")
+            if cue is not None and (cue.group("strong") or asked_for) and len(answer) <= 12:
                 spans += [
                     _value_span(t)
                     for i, t in enumerate(answer)
-                    if _code_number(t.group(), answer[i - 1].group() if i else "", "")
+                    if _code_number(
+                        t.group().replace("-", ""), answer[i - 1].group() if i else "", ""
+                    )
                     and not UNITS.match(text, t.end())
                 ]
+            # "what's the password on the account? Customer: it's Marmalade Sky, two words".
+            given = asked_for and _ANSWERED.match(text, answer[0].start(), answer[-1].end())
+            if given:
+                spans.append(given.span("value"))
             continue
         # After a question naming a credential, or a sentence giving one ("PIN for the card is
         # 3092. sorry, typo, 3029.").

@@ -143,6 +143,13 @@ COUNTERFACTUAL = re.compile(
 TRANSIENT = re.compile(
     rf"{other_languages.MOMENT}"
     r"|\bpissin[g']? down\b|\bfor the next (?:hour|few|couple|\d+)\b|\btyping this (?:from|on|in)\b"
+    # Where and how the message is typed, as texting leaves out "I'm": "on break, eating cold
+    # pizza", "at a rest stop ... gonna grab some sleep", "sorry typing w one hand".
+    r"|^\W*(?:on (?:my |a )?break|at a (?:rest stop|red light|service station|petrol station))\b"
+    r"|\bgonna (?:grab|get|crash|sleep|head|go|hit the)\b"
+    r"(?! (?:to|into|for) (?:the )?(?:gym|class))"
+    r"|\btyping (?:w|with|one|on)\b(?: (?:one|1))?(?: hand)?"
+    r"|\bhands are (?:cold|freezing|shaking)\b"
     r"|\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
     r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "
     r"(?:bit|sec|second|minute|moment)|brb)\b"

@@ -105,7 +105,7 @@ _EMBEDDED = "|".join(
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
         r"(?:remind|tell|show|teach) (?:me|mi|meh|us)"
-        r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit))?"
+        r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit)|,[^,.!?]{1,30},)?"
         rf" (?:{_WH_CLAUSE[3:-1]}|about|the rules|paano|kung)\b",
         r"\btell (?:me|us) (?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?\b",
         rf"\bask myself {_WH_CLAUSE}|\b(?:do not|don'?t|dont) remember {_WH_CLAUSE}",
@@ -126,7 +126,11 @@ _EMBEDDED = "|".join(
         r"^\W*(?:you|u|ya) (?:think|reckon)\b|\bor nah\W*$|\bor not\W*$",
         r",\s*any (?:tips|tricks|ideas?|advice|suggestions|recs|thoughts)\W*$",
         r"any (?:idea|ideas|clue)",
-        rf"(?:tell me|let me know|lemme know) (?:the|{_WH_CLAUSE[3:-1]})\b",
+        rf"(?:tell me|let me know|lemme know|lmk) (?:the|{_WH_CLAUSE[3:-1]})\b",
+        # "VLOOKUP with two conditions how to do ah": asked at the end, as Singlish asks.
+        r"(?<!that's )(?<!thats )(?<!is )\bhow (?:to )?do\s*(?:ah|ar|leh|lah|huh|har|eh)?\W*$",
+        # A figure checked: "GST rate now 9% right".
+        r"\d[\d.,%]*\s+(?:right|correct|ah|hor|or not)\W*$",
         r"\bdiff(?:erence)? (?:between|of|b/w|btwn|btw)\b|\bi (?:want|wanted|would like) to ask\b",
         # Asking for an opinion, a pointer or help, worded as a statement.
         r"^\W*(?:how come|what about|thoughts on|opinions? on)\b",

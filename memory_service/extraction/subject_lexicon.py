@@ -14,7 +14,8 @@ NATURAL_LANGUAGES = (
 )
 PROGRAMMING_LANGUAGES = (
     r"python|java|kotlin|rust|golang|go|ruby|c\+\+|c#|scala|swift|php|elixir|erlang|haskell|"
-    r"typescript|javascript|perl|clojure|ocaml|dart|lua|julia|zig|r"
+    r"typescript|javascript|perl|clojure|ocaml|dart|lua|julia|zig|r|gdscript|matlab|fortran|cobol"
+    r"|vba|solidity|f#"
 )
 FAMILY_MEMBERS = (
     "son|daughter|wife|husband|partner|spouse|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
@@ -138,7 +139,15 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     (
         "programming language",
         rf"\bprogramming language\b|\blanguage at work\b|\bcode in (?:{PROGRAMMING_LANGUAGES})\b"
-        rf"|\bmy (?:main|primary) language\b",
+        rf"|\bmy (?:main|primary) language\b"
+        # "I write everything in GDScript", "ported the combat code to C#", "the project's C# now"
+        # ("C#," ends on no word boundary).
+        rf"|\b(?:code|write|program|develop|build)s?\s+(?:\w+\s+){{0,3}}in"
+        rf" (?:{PROGRAMMING_LANGUAGES})(?![\w+#])"
+        rf"|\b(?:ported|moved|switched|migrated|rewrote|rewriting)\b[^.]{{0,40}}\bto"
+        rf" (?:{PROGRAMMING_LANGUAGES})(?![\w+#])"
+        rf"|\b(?:project|codebase|code ?base|repo|backend|frontend)(?:'s| is)"
+        rf" (?:all |now |mostly )?(?:{PROGRAMMING_LANGUAGES})(?![\w+#])",
     ),
     (
         "timezone",
@@ -268,7 +277,11 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ("music", r"\bmusic\b|\bplaylists?\b|\bspotify\b|\blisten to\b"),
     ("browser", r"\bchrome\b|\bfirefox\b|\bsafari\b|\bbrowser\b"),
     ("phone", r"\biphone\b|\bandroid\b|\bmy phone\b"),
-    ("commute", r"\bcommute\b|\b(?:bike|cycle|walk|drive) to work\b"),
+    (
+        "commute",
+        r"\bcommute\b|\b(?:bike|cycle|walk|drive|ride|take (?:the |a )?(?:bus|train|tube|subway"
+        r"|metro|tram|ferry)(?: \w+)?) to (?:work|campus|school|uni|college|(?:the )?office)\b",
+    ),
     (
         "work location",
         r"\bwork(?:ing)? from\b|\bremote(?:ly)?\b|\bhybrid\b|\boffice days\b|\bin the office\b",

@@ -35,8 +35,8 @@ TARGETS = {
 # Where a set measures short of a target, its bar is the figure it measured when last scored: a
 # ratchet that lets it only improve. The held-out set is never tuned on. The README lists these.
 SHORTFALLS = {
-    # Contradictions measured 0.900 after 22 batches and 0.893 after 24 (the same on SQLite and
-    # PostgreSQL); the bar stands a point below the target.
+    # Contradictions measured 0.900 after 22 batches, 0.893 after 24 and 0.891 after 28 (the same
+    # on SQLite and PostgreSQL); the bar stands a point below the target.
     "development": {
         "precision": 0.88,
         "chatter": 0.93,
@@ -45,7 +45,7 @@ SHORTFALLS = {
     },
     "held-out": {
         "lookups": 0.98,
-        "suite credentials leaked": 9,
+        "suite credentials leaked": 7,
     },
 }
 BARS = {name: {**TARGETS, **SHORTFALLS[name]} for name in SHORTFALLS}

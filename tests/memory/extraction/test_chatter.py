@@ -128,6 +128,22 @@ def test_a_standing_instruction_is_kept(message):
         ("ok forget what I just said", SMALL_TALK),
         ("disregard my last message", SMALL_TALK),
         ("starting this afternoon I'm stuck in meetings", TRANSIENT),
+        # Sayings and remarks that ask only for agreement.
+        ("Na ja, Friday is Friday.", SMALL_TALK),
+        ("toddlers r toddlers", SMALL_TALK),
+        ("Sea's the sea.", SMALL_TALK),
+        ("this weather is the worst isn't it", SMALL_TALK),
+        # Thanks, and a fix confirmed; the weather of the moment.
+        ("thank u my friend, God bless", SMALL_TALK),
+        ("I am much obliged to you.", SMALL_TALK),
+        ("yes that fixed it, thank you!!", SMALL_TALK),
+        ("eish this heat", SMALL_TALK),
+        # Where and how the message is typed.
+        ("on break, eating a sandwich in the van", TRANSIENT),
+        ("sorry typing with one hand, baby asleep on me", TRANSIENT),
+        ("please wait a moment", SMALL_TALK),
+        # What holds for the message at hand only.
+        ("for this one plain SQL is fine", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -229,6 +245,10 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "pano ba mag-send ng pera sa GCash",
         "sprint velocity ka sahi formula bata",
         "ek baar CAP theorem explain kar de",
+        "Remind me, if you can, what the deadline for the grant is.",
+        "pivot table with two filters how to do ah",
+        "VAT rate still 20% right",
+        "lmk if the blue logo looks better than the green one",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
@@ -291,3 +311,29 @@ def test_what_follows_laughter_reacts_and_is_not_filed(message):
 )
 def test_a_durable_statement_after_laughter_is_kept(message, kept):
     assert [c.content for c in extract(message).candidates if kept in c.content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "check this for me\nRun 1 - 40\nRun 2 - 45",
+        "tot these up pls\nfuel 62.10\ntolls 8.40",
+        "this is what the thermostat says\nE4 sensor fault\nroom 14C",
+        "godot keeps throwing this, help\nE 0:00:01 main.gd:12 @ _ready(): null instance",
+    ],
+)
+def test_lines_under_a_first_line_that_points_at_them_are_pasted(message):
+    extraction = extract(message)
+    assert extraction.candidates == []
+    assert [r.reason for r in extraction.rejected] == [TRANSIENT]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Scratch that, it's the Tuesday class I teach.",
+        "Gave up on lager, it's Great Northern I drink now.",
+    ],
+)
+def test_a_correction_or_a_name_after_a_reaction_word_is_kept(message):
+    assert [c.content for c in extract(message).candidates] == [message]

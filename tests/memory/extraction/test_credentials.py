@@ -161,6 +161,31 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
         ("Key for the puzzle game from the bundle: 7KD2P-Q9XW4-M3T8L", "7KD2P-Q9XW4-M3T8L"),
         # Words ending in a number right after the cue, as said aloud.
         ("the shop wifi is HarbourCafe underscore staff password tidal mill 42", "tidal mill 42"),
+        # A code answered after a question naming it, in a chat.
+        ("Sam: what's the code for the bike shed?\nAlex: 6-2-9-1, same as before", "6-2-9-1"),
+        (
+            "Agent: what's the password on file? Caller: it's Copper Kettle, two words.",
+            "Copper Kettle",
+        ),
+        # Security answers in capitals, or after "the bank asks".
+        ("MY BANK SECURITY QUESTIONS: FIRST PET RUFUS, FIRST SCHOOL ST MARYS PRIMARY.", "ST MARYS"),
+        ("If the bank asks for my first car, the answer is Blue Mini.", "Blue Mini"),
+        # A dial's turns with no cue, in a sentence of another language.
+        ("El candado del garaje: left to 14, right to 30, left to 6 y tira.", "right to 30"),
+        ("snmp community string for the office printers is pr1nt-r0-5521", "pr1nt-r0-5521"),
+        # Seed words numbered, or in numbered groups; a 25th word.
+        (
+            "cold wallet: 1. maple 2. rocket 3. silver 4. harbor 5. violin 6. candle 7. meadow"
+            " 8. anchor 9. pepper 10. glacier 11. orbit 12. willow",
+            "meadow",
+        ),
+        ("words 1-4: amber tiger lemon cloud\n13th word: Paper-Lantern", "Paper-Lantern"),
+        ("the 1st, 3rd and 6th letters of the memorable word are R, T and E.", "R, T and E"),
+        ("the card reader gave me 55102948 for the payment", "55102948"),
+        # Quoted after a cue, blanks and punctuation included.
+        ("vpn login: 'Blue;Moon.Rising!' (without the quotes)", "Blue;Moon.Rising!"),
+        ("the studio wifi is 'Night Owl 7 ' with a space at the end", "Night Owl 7"),
+        ("the bike lock is set to 3 8 1 for the summer", "3 8 1"),
     ],
 )
 def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
@@ -220,6 +245,10 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "My work password expires every 60 days.",
         "I reset the alarm code to something new after the break-in.",
         "I write an em dash in every title.",
+        "The bank told me they never ask for the whole memorable word.",
+        "My first car was a rusty Fiat.",
+        "Our card reader demo renders at 1920x1080.",
+        "The lab moved to MATLAB R2024a with the new licence.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

@@ -30,6 +30,8 @@ from memory_service.extraction.subjects import subject_of
         ("I use zsh as my shell.", "My shell is fish.", "shell"),
         ("We host everything on AWS.", "Everything runs on Google Cloud now.", "cloud provider"),
         ("Call me Sam.", "Please call me Samantha.", "name"),
+        ("I write all my tools in Kotlin.", "The whole project's Go now.", "programming language"),
+        ("I take the train to work.", "These days I cycle to the office.", "commute"),
     ],
 )
 def test_statements_on_the_same_thing_with_different_values_share_a_subject(
