@@ -35,11 +35,15 @@ LAUGHTER_ONLY = re.compile(
 )
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
-    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|no|wait|sorry|sry|right|alright|bueno|please|pls)\b[\s,.!]*)*"
+    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|eh|no|wait|sorry|sry|right|alright|bueno|please|pls)\b"
+    r"[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
     r"|brb|ttyl|g2g|gtg|gotta (?:go|run|dash|bounce)|talk (?:later|soon|tomorrow)|be right back"
-    r"|never ?mind|nvm"
+    r"|never ?mind|nvm|my bad|i'?ll let you go\b"
+    # A question someone else asked, reported: "The accountant asked me whether we still do the
+    # VAT returns on paper" (the answer, if any, is what stands).
+    r"|(?:[\w'-]+ ){1,4}asked (?:me|us) (?:whether|if|what|how|why|when|where)\b"
     # "scratch that, it's Bazza's crew I'm with" corrects; "scratch that" alone takes back.
     r"|scratch that(?![,;:.]?\s+(?:it'?s|it is|i'?m|i|we'?re|we|the|my|our|make (?:it|that))\b)"
     r"|(?:forget|ignore|disregard) (?:it|that|this|me|my last\b(?: (?:message|bit|one))?"
@@ -68,6 +72,7 @@ MANAGEMENT = re.compile(
     r"|(?:i am |i'?m )?(?:much|most|very) obliged\b[^.!?]{0,30}[.!?]*$"
     # A fix confirmed: "hell yeah that fixed it".
     r"|(?:\w+\W+){0,3}(?:that|this|it) (?:fixed|solved|sorted|did) (?:it|the trick)\b"
+    r"|(?:\w+\W+){0,3}(?:it|that|this) (?:worked|works now)\b"
     # The weather or the traffic of the moment: "eii this rain ooo", "this Abuja traffic".
     r"|(?:\w+\W+){0,2}this (?:[\w-]+ )?(?:rain|heat|cold|weather|traffic|wind|snow|humidity"
     r"|queue)\b)",
@@ -100,9 +105,6 @@ VERDICT = re.compile(
 SAYING = re.compile(
     r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh|na ja|naja|nah|aye|ugh)\W+)*"
     r"(?:(?:the )?(\w+)(?:'s| is| are|'re| r) (?:the |a )?\1\b"
-    # A remark that asks only for agreement: "teething is the worst isnt it", "some days are
-    # like that, aren't they".
-    r"|.*\b(?:is|are|was|were)\b.*\b(?:isn'?t|aren'?t|wasn'?t|weren'?t) (?:it|they|that|he|she)\W*$"
     r"|it(?: is|'s) (?:what|whit|wot|wat) it is"
     r"|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"

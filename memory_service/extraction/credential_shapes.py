@@ -30,6 +30,7 @@ STRONG = (
     r"|(?:security|secret|memorable|recovery)\s+(?:q|question|answer|word|information|phrase|number"
     r"|no)s?"
     r"|maiden\s+name|(?:12|18|24|twelve|eighteen|twenty-four)\s+words"
+    r"|(?:code|safe|secret)\s*words?|(?-i:NIP)"
     r"|(?:encryption|disk|vault|unlock|wallet|master|secret)\s+(?:pass)?phrase"
     r"|lock\s*screen|screen\s*lock|key\s+in|punch\s+in|type\s+in|punch"
     # The same words in the scripts and languages users slip into.
@@ -120,7 +121,7 @@ NOT_VALUE_SHAPES = re.compile(
     | \d{1,2}(?::\d\d){1,2}(?:am|pm)?  # a time: 10:30, 9:00pm
     | \d{1,2}(?:am|pm)                 # 9am
     | \d+(?:st|nd|rd|th|s|k|m|gb|mb|tb|kb|ms|px|%)  # 1st, 1990s, 5k, 16gb, 200ms, 50%
-    | [$€£¥]\d[\d,.]*                  # money
+    | [$€£¥₦₹₱₩₽₺₴₪]\d[\d,.]*          # money
     | (?:19|20)\d\d                    # a year
     | \d{4}-\d\d-\d\d                  # an ISO date
     | (?-i:[a-z]{1,4}\d{1,5}|[a-z]{5,7}\d{1,2}|[A-Z]{1,3}\d{1,4}|[A-Z][a-z]{1,3}\d{1,4})
@@ -208,7 +209,8 @@ _READ_OUT = (
     r"(?:(?:capital |upper ?case |lower ?case |small )?[A-Za-z0-9]|hash|zed|dash|dot|at|star)"
 )
 READ_OUT = re.compile(rf"(?<![\w'])(?:{_READ_OUT}(?![\w'])[\s,]+){{4,}}{_READ_OUT}(?![\w'])", re.I)
-_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b"
+# A digit written as one among the words counts too: "four 4 seven 1".
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)\b"
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
 # Words joined as dictation says the joins: "Bluebell dash Cottage dash 61", "Hollis underscore
@@ -233,6 +235,12 @@ REMARK = re.compile(r"[\s,;:]*(?:which|and|but|so|because|though|although|that|i
 QUOTED_AFTER_CUE = re.compile(
     r"[^'\"\n\u2018\u201c]{0,40}?(?:\bis|:|=)\s*['\"\u2018\u201c]"
     r"(?P<value>[^'\"\n\u2018\u2019\u201c\u201d]{2,80})['\"\u2019\u201d]"
+)
+# Anything quoted in a sentence that names a credential outright: "it's 'blue heron at dawn' with
+# no capitals, that's the passphrase", "Set the laptop password to 'the kettle is always on'".
+QUOTED = re.compile(
+    r"(?:^|(?<=[\s(\[:=]))['\"\u2018\u201c](?P<value>[^'\"\n\u2018\u2019\u201c\u201d]{2,80})"
+    r"['\"\u2019\u201d](?=[\s.,;:!?)\]\u2014-]|$)"
 )
 # "token=abc123", "pw:hunter2": the value is what follows the name.
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
@@ -373,7 +381,8 @@ GIVEN = (
         re.I,
     ),
     re.compile(
-        r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box)(?:'s| is| was"
+        r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box)"
+        r"(?: (?:at|for|to|of|on) (?:the |my |our )?[\w'-]+(?: [\w'-]+){0,2})?(?:'s| is| was"
         r"| code is| combo is)(?: (?:now |still )?set to| now)?\s+(?P<value>\d(?:[ -]?\d){2,7})\b",
         re.I,
     ),
@@ -406,7 +415,7 @@ KEYED = re.compile(
 # favourite childhood book: Swallows and Amazons", "recovery question, city where I was born, I
 # put Gdynia".
 QUESTION_ANSWERED = re.compile(
-    r"\b(?:security|recovery|secret|memorable)\s+(?:q|question)s?\b[^.:!?\n]{0,60}?"
+    r"\b(?:security|recovery|secret|memorable|bank)\s+(?:q|question)s?\b[^.:!?\n]{0,60}?"
     rf"(?::\s*|,\s+{_PUT}\s+)(?P<value>[^,.;!?\n]+)",
     re.I,
 )
@@ -453,9 +462,19 @@ SEED_GROUP = re.compile(
     r"(?P<value>[^\n]+)",
     re.I,
 )
+# A code described before it is given: "opens with our wedding date written as six digits, 170698";
+# a code to use at a door: "Just use 7731 at the staff entrance".
+DESCRIBED_CODE = re.compile(
+    r"\b(?:opens|unlocks) with\s+[^\d.!?]{0,50}?\b(?:digits?|numbers?|code|date|year|birthday)\b"
+    rf"[^\d.!?]{{0,20}}?(?P<value>{_CODE_DIGITS})"
+    r"|\b(?:use|try)\s+(?P<used>\d{4,8})\s+(?:at|for|on)\s+the\s+(?:[\w-]+\s+)?(?:entrance|door"
+    r"|gate|keypad|barrier|lock|locker|safe)\b",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
+    DESCRIBED_CODE,
     DIAL_TURNS,
     QUESTION_THEN_NAME,
     LETTERS_BY_POSITION,
@@ -553,6 +572,8 @@ GROUPS = re.compile(
 PASSWORD_SHAPE = re.compile(
     # An underscore alone makes a snake_case name (caching_sha2_password), not a password.
     r"^(?:(?=.*[a-z])(?=.*\d)(?=.*(?:[A-Z]|[!@#$%^&*+=?~]))(?![A-Za-z]+\d+(?:\.\d+)+$)\S{8,}"
+    # Capitals, digits and a symbol: KT93LPA#.
+    r"|(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*+=?~])[A-Z0-9!@#$%^&*+=?~]{6,}"
     # ... but words joined by underscores and ending in digits are one (pinecone_lodge_6630).
     r"|[a-z]+(?:_[a-z0-9]+)*_\d{2,})$"
 )

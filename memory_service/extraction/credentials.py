@@ -48,6 +48,7 @@ from memory_service.extraction.credential_shapes import (
     PARTS,
     PASSWORD_SHAPE,
     PHRASE_STARTS,
+    QUOTED,
     QUOTED_AFTER_CUE,
     READ_OUT,
     REFERENCE,
@@ -369,6 +370,7 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
         if STRONG_CUE.search(text, start, end):
             spans += [m.span("value") for m in NAMED.finditer(text, start, end)]
+            spans += [m.span("value") for m in QUOTED.finditer(text, start, end)]
         if cued:
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
             spans += [m.span("value") for m in CORRECTED.finditer(text, start, end)]

@@ -149,6 +149,12 @@ TRANSIENT = re.compile(
     r"|\bgonna (?:grab|get|crash|sleep|head|go|hit the)\b"
     r"(?! (?:to|into|for) (?:the )?(?:gym|class))"
     r"|\btyping (?:w|with|one|on)\b(?: (?:one|1))?(?: hand)?"
+    # A battery running out, a mood of the moment: "my laptop is at 3%", "I'm wrecked today",
+    # "I am on the verge of tears".
+    r"|\b(?:phone|laptop|battery|tablet|ipad)(?:'s| is)? (?:on|at) \d{1,2}%"
+    r"|\b(?:i'?m|i am) (?:\w+ ){0,2}(?:wrecked|shattered|knackered|drained|fried|spent"
+    r"|on the verge of tears|in tears|done in)\b"
+    r"|\b(?:i'?m|i am|we'?re|we are) (?:now |currently )?on (?:my |a )?break\b"
     r"|\bhands are (?:cold|freezing|shaking)\b"
     r"|\b(?:today|tonight|right now|at the moment|at the minute|just now|for now|for the moment|"
     r"this (?:morning|afternoon|evening|week|weekend|month|quarter)|tomorrow|yesterday|back in a "

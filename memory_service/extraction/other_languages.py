@@ -16,8 +16,11 @@ QUESTION = (
     r"|como (?:eu \w+o|fa[çc]o|se|que|voc[êe])|vc sabe|voc[êe] sabe|sabe se|qual (?:[ée]|o|a)"
     r"|quanto|onde (?:fica|[ée])|o que [ée]"
     r"|kaise|kyun|kahan|kitna|kitne|kaun|bata do|batao|kya(?: \w+){0,3} (?:hai|hota|karu|karein)"
-    # Swahili: "niambie" (tell me), "sijui" (I don't know), "vipi" (how).
-    r"|niambie|sijui|vipi"
+    # Swahili: "niambie" (tell me), "sijui" (I don't know), "vipi" (how), "nataka kujua" (I want
+    # to know), "je," opening a question, "sivyo" (isn't it) closing one.
+    r"|niambie|sijui|vipi|nataka kujua|^\W*je(?=,)|,?\s*sivyo(?=\W*$)"
+    # Portuguese tags: "..., né", "..., certo"; Welsh question words opening a message.
+    r"|,\s*(?:n[ée]|certo|n[ãa]o [ée])(?=\W*$)|^\W*(?:sut|beth|pam|ble|pryd|faint)(?=\s)"
     # Tagalog and Hindi asked mid-sentence: "pano ba", "ano kaya", "pwede ko bang malaman", "kung
     # may", "bata jo", "pata hai kya", "explain kar de", "yaad dila de".
     r"|pano|ano (?:kaya|ba|po)|pwede (?:ko )?bang?|kung (?:may|meron|ano|paano|saan|ilang)"

@@ -65,7 +65,7 @@ _EMBEDDED = "|".join(
         # A figure asked for in a few words: "weather tmrw 0600 jacksonville".
         r"^\W*(?:weather|forecast)\s+(?:for|in|at|on|tmrw|tmr|tomorrow|today|tonight|this|next)\b",
         r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to |love to )?know"
-        r"|want to know",
+        r"|want(?: to)? know",
         rf"need to know {_WH_CLAUSE}",
         # Spanish, which bilingual users slip into mid-conversation.
         r"^\W*(?:c[óo]mo se|c[óo]mo (?:puedo|hago|le)|cu[áa]nto|cu[áa]ndo|d[óo]nde"
@@ -114,6 +114,8 @@ _EMBEDDED = "|".join(
         r"\b(?:like|want|welcome|value) your (?:view|views|opinion|thoughts|take)\b",
         other_languages.QUESTION,
         r"do you know|d'?you know|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
+        # As learners ask: "You know the English word for 'mantecare'", "how i say in english".
+        r"(?:^|[.!]\s+)\W*(?:you|u|ya) know (?:the|a|an|any)\b",
         rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen|grateful|glad|pleased) to "
         rf"(?:know|learn) {_WH_CLAUSE}",
         # Asking for an explanation, a comparison or advice is asking: "explain recursion like
@@ -122,7 +124,7 @@ _EMBEDDED = "|".join(
         r"(?!(?:this|that|it|these|those|the above|my|the code|the error|everything)\b)",
         r"^\W*compare \S+(?: \S+){0,4} (?:vs\.?|versus) ",
         r"\binteractions? between\b|\badvise (?:on|me|us|whether|if|how|what)\b",
-        r"^\W*how (?:i|we|you) (?:can|could|should|must|do|would)\b",
+        r"^\W*how (?:i|we|you) (?:can|could|should|must|do|would|say)\b|\bhow to say\b(?!,)",
         r"^\W*(?:you|u|ya) (?:think|reckon)\b|\bor nah\W*$|\bor not\W*$",
         r",\s*any (?:tips|tricks|ideas?|advice|suggestions|recs|thoughts)\W*$",
         r"any (?:idea|ideas|clue)",
@@ -152,11 +154,35 @@ _EMBEDDED = "|".join(
         r"^\W*(?:anyone|anybody|any1)\s+(?:still|else|ever|here|know|knows|have|has|got|tried"
         r"|use|using|make|makes|recommend|seen|heard)\b",
         r"\bremind (?:me|us) (?:again )?(?:of )?the (?:name|number|word|title|address|date|term)\b",
+        # A tag asks for confirmation, at the end or before a comma: "T1059.001 is PowerShell,
+        # isn't it", "the inspection is the 14th isn't it, I have it written down".
+        r"\b(?:is|are|was|were|do|does|did|has|have|can|could|will|would|should)n'?t"
+        r" (?:it|they|that|there|he|she|we|you)(?=\W*$|,)",
+        r"\b(?:that'?s|thats|is that) (?:right|correct)(?: yes| yeah)?\W*$",
+        r"\d[^.!?]{0,30},\s*(?:right|yeah|correct|yes)\W*$",
+        # Not "should you need to walk me through the upload": a condition.
+        r"(?:^\W*|(?:please|pls|can you|could you|,)\s+)walk (?:me|us) through\b",
+        # Typed as into a search box: "figma auto layout wrap not working nested frames", "cloud
+        # storage meaning simple", "sensory play ideas under 5s no glitter", "best tyre pressure
+        # 28mm tubeless", "Malaba border crossing hours weekend".
+        r"^\W*(?!(?:i|my|our|we|it|this|that|the)\b)(?:[\w.'-]+ ){1,5}not working\b"
+        r"(?![^.!?]*\b(?:i|i'm|im|my|we)\b)",
+        r"^\W*[\w' -]{1,40} meaning(?: simple| in \w+)?\W*$",
+        r"^\W*(?!(?:i|my|our|we|your|give|make|write|show|send|list|find|create|generate|need"
+        r"|never|always|use|don'?t|do not|please|pls)\b)"
+        r"(?:(?!(?:in|on|at|to|of|with|from) )[\w'-]+ ){1,3}"
+        r"(?:ideas|tips|recipes|suggestions|alternatives|examples)(?: (?:for|under|with|without|no"
+        r"|that)\b|\W*$)(?![^.!?]*\b(?:is|are|was|were|i|my)\b)",
+        r"^\W*best\s+(?!(?:friend|mate|part|thing|bit|day|way to)\b)[\w-]+ [\w-]+"
+        r"(?![^.!?]*\b(?:is|are|was|were|'s|i|my)\b)",
+        r"^\W*(?!(?:i|we|you|my|our)\b)(?:[\w'-]+ ){1,4}(?:hours|times|timetable) (?:weekend|today"
+        r"|tomorrow|tonight|sunday|saturday|monday|tuesday|wednesday|thursday|friday|this week"
+        r"|next week)\W*$",
         # A timetable or a figure asked for as a noun phrase: "tide times for Dartmouth tomorrow".
         r"^\W*(?!(?:i|we|you|my|our|always|never)\b)(?:[\w'-]+ ){0,2}(?:times|hours|timetable"
         r"|schedule|forecast|fixtures) (?:for|in|at|on)\b"
         r"(?![^.!?]*\b(?:is|are|was|were|will|has|have|had)\b)",
-        r"(?:i have|i've got|got) a (?:quick )?question"
+        r"(?:i have|i've got|got) (?:a )?(?:quick )?question"
         r"(?! (?:\w+ ){0,2}(?:later|soon|after|in a bit))",
         r"question (?:for|to) (?:you|u)(?! (?:\w+ ){0,1}(?:later|soon|after|in a bit))",
     )
@@ -167,7 +193,8 @@ _AFTER_ASIDE = (
     # Bounded at the start: "\W*" before "[\w'-]+" would try every split of a run of quotes.
     r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+"
     r"(?:(?:is|are|can|could|do|does|did|should|will|would)\s+"
-    rf"{_SUBJECTS}\b|(?:what|how|where|when|which|why|who)(?:'s)?\s+(?:is|are|do|does|can|should"
+    # ", which is" after a clause opens a relative clause: "The Lantern seats 240, which is ...".
+    rf"{_SUBJECTS}\b|(?:what|how|where|when|why|who)(?:'s)?\s+(?:is|are|do|does|can|should"
     r"|would)\b)"
 )
 INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASIDE}", _I)

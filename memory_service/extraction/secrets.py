@@ -76,7 +76,12 @@ _SSN = re.compile(
     r"\b(?:ssn|social security(?: number)?)\b\D{0,12}(?P<value>\d{3}-?\d{2}-?\d{4})\b", re.I
 )
 # "https://bob:pw@host", "redis://:pw@host", "https://<token>@host".
-_URL_CREDENTIALS = re.compile(r"://(?:[^/\s:@]*:(?P<value>[^@\s/]+)|(?P<token>[^/\s:@]{16,}))@")
+_URL_CREDENTIALS = re.compile(
+    r"://(?:[^/\s:@]*:(?P<value>[^@\s/]+)|(?P<token>[^/\s:@]{16,}))@"
+    # A credential in a link's query: "?access=Lily-Bloom-0921", "&api_key=...".
+    r"|[?&](?:access|access_?token|token|key|api_?key|apikey|pass|passwd|password|pwd|auth|code"
+    r"|secret|sig|signature)=(?P<query>[^&#\s]{4,})"
+)
 
 # Words that follow "password is" without being a password ("my password is too short").
 # What a credential setting may be set to without holding one.
@@ -216,7 +221,7 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
         if value not in _ASSIGNED_NON_VALUES and (group != "value" or value not in NOT_VALUES):
             spans.append(match.span(group))
     for match in _URL_CREDENTIALS.finditer(text):
-        spans.append(match.span("value" if match.group("value") else "token"))
+        spans.append(match.span(next(g for g in ("value", "token", "query") if match.group(g))))
     for pattern in (_USER_OPTION, _SSN):
         spans.extend(m.span("value") for m in pattern.finditer(text))
     spans.extend(m.span() for m in _IBAN.finditer(text))

@@ -132,7 +132,6 @@ def test_a_standing_instruction_is_kept(message):
         ("Na ja, Friday is Friday.", SMALL_TALK),
         ("toddlers r toddlers", SMALL_TALK),
         ("Sea's the sea.", SMALL_TALK),
-        ("this weather is the worst isn't it", SMALL_TALK),
         # Thanks, and a fix confirmed; the weather of the moment.
         ("thank u my friend, God bless", SMALL_TALK),
         ("I am much obliged to you.", SMALL_TALK),
@@ -144,6 +143,15 @@ def test_a_standing_instruction_is_kept(message):
         ("please wait a moment", SMALL_TALK),
         # What holds for the message at hand only.
         ("for this one plain SQL is fine", TRANSIENT),
+        # A question someone else asked, reported; apologies, leaving, a fix that worked.
+        ("My landlord asked me whether we still keep the bikes in the hall.", SMALL_TALK),
+        ("Sorry, eh, my bad.", SMALL_TALK),
+        ("I'll let you go now.", SMALL_TALK),
+        ("oh wow it worked!!", SMALL_TALK),
+        # A battery running out, a mood of the moment, a break.
+        ("my tablet is at 4% so I'll be quick", TRANSIENT),
+        ("I'm absolutely wrecked after the night shift", TRANSIENT),
+        ("I am on break now, ten minutes only.", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -249,6 +257,10 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "pivot table with two filters how to do ah",
         "VAT rate still 20% right",
         "lmk if the blue logo looks better than the green one",
+        "the review is on the 14th isn't it, it's in my diary somewhere",
+        "walk me through renewing a passport",
+        "bike shop opening hours sunday",
+        "you know the English word for 'mantecare'",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):

@@ -186,6 +186,20 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
         ("vpn login: 'Blue;Moon.Rising!' (without the quotes)", "Blue;Moon.Rising!"),
         ("the studio wifi is 'Night Owl 7 ' with a space at the end", "Night Owl 7"),
         ("the bike lock is set to 3 8 1 for the summer", "3 8 1"),
+        # Quoted anywhere in a sentence naming a credential outright.
+        ("Yes, it's 'grey owl at noon' in small letters, that's the passphrase.", "grey owl"),
+        ("the scanner one is my old plate plus a dollar: BX41KLM$", "BX41KLM$"),
+        ("The shed opens with my mum's birthday written as six digits, 030561.", "030561"),
+        ("Just use 4417 at the side entrance, the bell's broken.", "4417"),
+        ("The key safe at Aunt Mo's cottage is 2206.", "2206"),
+        ("door code is six 2 nine 9, press hard", "six 2 nine 9"),
+        (
+            "Proofs are at https://proofs.example.net/g/ellis?access=Maple-Rain-3310",
+            "Maple-Rain-3310",
+        ),
+        ("Our code word for school pickup is Pelican.", "Pelican"),
+        ("Le NIP de ma carte, c'est 5521.", "5521"),
+        ("Nom de ma première école, for the bank question: Sainte-Anne", "Sainte-Anne"),
     ],
 )
 def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
@@ -249,6 +263,7 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "My first car was a rusty Fiat.",
         "Our card reader demo renders at 1920x1080.",
         "The lab moved to MATLAB R2024a with the new licence.",
+        "The gate remote for the flats costs ₦15,000 to replace.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):
