@@ -14,6 +14,9 @@ from dataclasses import dataclass
 # Cues that name a credential outright: after "password" even a plain word is the secret.
 STRONG = (
     r"pass(?:word|wd|wrd|owrd|wort|word's|phrase|code|key)?s?|pasword|paswd|pword|pswd|pwd|pw|p/w"
+    r"|ps+word|passw0rd|passwrod|passowrd"
+    # Compounds that end in a cue: "telefoon-toegangscode".
+    r"|\w+-(?:toegangscode|pincode|zugangscode|wachtwoord|passwort|kennwort)"
     r"|pins?(?:\s*(?:code|number|no|#))?|pinn|[mtu]pin|puk2?(?:\s*codes?)?|cvv2?|cvc|csc|combo|combination"
     # "the code for the night door", "the number to the key safe"
     r"|(?:codes?|numbers?|combos?)(?:\s+(?:thingy|thing))?\s+(?:for|to|on|of)\s+"
@@ -246,7 +249,11 @@ QUOTED = re.compile(
 ASSIGNMENT = re.compile(r"^[\"'`(]*[A-Za-z_][\w.-]*[\"']?\s*(?:=|:(?!//))\s*[\"'`]?")
 # "colon" is the separator as dictation spells it ("Netflix password colon ...").
 SEPARATORS = frozenset(
-    ("is", "was", "are", "it's", "its", "=", "->", "reads", "says", "colon", "as")
+    (
+        *("is", "was", "are", "it's", "its", "=", "->", "reads", "says", "colon", "as"),
+        # "is" in the languages users slip into: "le mot de passe du wifi est croissant".
+        *("est", "es", "ist", "é", "è", "er"),
+    )
 )
 FILLERS_AFTER_SEPARATOR = frozenset(
     (
@@ -259,6 +266,7 @@ PHRASE_STARTS = frozenset(
     """
     for at on to of in from with about under behind the my our your his her their this that
     i you u we they he she
+    du de del da do della des la le el mon ma mein meine
     """.split()  # noqa: SIM905
 )
 DETERMINERS = frozenset(
@@ -383,7 +391,8 @@ GIVEN = (
     re.compile(
         r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box)"
         r"(?: (?:at|for|to|of|on) (?:the |my |our )?[\w'-]+(?: [\w'-]+){0,2})?(?:'s| is| was"
-        r"| code is| combo is)(?: (?:now |still )?set to| now)?\s+(?P<value>\d(?:[ -]?\d){2,7})\b",
+        r"| code is| combo is)(?: (?:now |still )?set to| now)?\s+"
+        r"(?P<value>\d(?:\.\d){3,7}|\d(?:[ -]?\d){2,7}(?-i:[A-Z])?)\b",
         re.I,
     ),
     re.compile(r"\b(?:type|enter|put in)\s+(?P<value>\S*\d\S*)\s+when (?:it|they) asks?\b", re.I),
@@ -471,9 +480,48 @@ DESCRIBED_CODE = re.compile(
     r"|gate|keypad|barrier|lock|locker|safe)\b",
     re.I,
 )
+# A lock's code given after a colon later in its sentence: "The key cabinet at Harlow Lettings is
+# 5 squared, then 5 squared again: 2525", "Tower B lobby access for tenants this month: 5521*".
+CODE_AFTER_COLON = re.compile(
+    r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box|cabinet|access|entry"
+    r"|override)\b[^.:\n]{0,80}:\s*(?:it'?s\s+)?(?P<value>\d{3,8}[#*]?|\d{3,8}(?-i:[A-Z])"
+    r"|(?-i:[A-Z])\d{3,8})(?!\w|\.\d)",
+    re.I,
+)
+# A code of digits and one letter after "code": "bin store code is 3390A", "visitor code: it's
+# A7719" (a model number's shape, but a code names it).
+LETTERED_CODE = re.compile(
+    r"(?<!error )(?<!status )(?<!promo )(?<!discount )(?<!zip )(?<!post )(?<!tracking )"
+    r"\b(?:code|passcode|pin)\b(?:\s+(?:is|was)|:)\s+(?:it'?s\s+)?"
+    r"(?P<value>\d{3,8}(?-i:[A-Z])|(?-i:[A-Z])\d{3,8})\b",
+    re.I,
+)
+# A password said to be a sentence, then given: "My master password is a whole sentence: I
+# walked Bruno to Loch Ness in 2009!"; a code said to be a year: "PIN is the year Grandad was
+# born, 1929".
+SENTENCE_GIVEN = re.compile(
+    rf"(?:{STRONG})\s+(?:is|was)\s+(?:a|an|the)\s+(?:whole |full |long |short )?(?:sentence"
+    r"|phrase|quote|line|lyric)\s*:\s*(?P<value>[^\n]+)"
+    rf"|(?:{STRONG})\s+(?:is|was)\s+the\s+year\b[^.\n]{{0,40}}?(?P<year>(?:19|20)\d\d)\b",
+    re.I,
+)
+# The Wi-Fi's key as one plain word after its "is": "The wifi at the lodge is thistle, all small
+# letters". How the Wi-Fi is ("slow", "down", "free") is not a key.
+WIFI_WORD = re.compile(
+    r"\bwi-?fi\b(?: (?:at|in|for|on) (?:the |my |our )?[\w'-]+(?: [\w'-]+){0,2})? is\s+"
+    r"(?!(?:slow|down|off|on|fine|great|good|bad|rubbish|patchy|terrible|awful|fast|broken|dead"
+    r"|out|back|working|free|unreliable|spotty|flaky|decent|ok|okay|better|worse|shocking|grand"
+    r"|included|password|called|named|the|a|an|not|still|now|always|never|so|really|very|pretty"
+    r"|quite|super)\b)(?P<value>(?-i:[a-z][a-z0-9]{3,}))(?=\s*(?:[,.;!]|\n|$))",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
+    WIFI_WORD,
+    CODE_AFTER_COLON,
+    LETTERED_CODE,
+    Gated(re.compile(r"\b(?:sentence|phrase|quote|line|lyric|year)\b", re.I), SENTENCE_GIVEN),
     DESCRIBED_CODE,
     DIAL_TURNS,
     QUESTION_THEN_NAME,

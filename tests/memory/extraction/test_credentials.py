@@ -200,6 +200,16 @@ def test_a_credential_in_prose_is_refused_and_never_shown(message, value):
         ("Our code word for school pickup is Pelican.", "Pelican"),
         ("Le NIP de ma carte, c'est 5521.", "5521"),
         ("Nom de ma première école, for the bank question: Sainte-Anne", "Sainte-Anne"),
+        ("Dad's card PIN is the year Mum was born, 1957, so he won't forget.", "1957"),
+        ("The barn alarm is 3.8.1.6, then the green button.", "3.8.1.6"),
+        ("My banking password is a whole sentence: Seagulls stole my chips in 2011!", "Seagulls"),
+        ("Flat 4 bike store code is 2271C, capital C.", "2271C"),
+        ("The key cabinet at the surgery is 7 times 11, so: 7711.", "7711"),
+        ("Block C lobby access for residents this week: 9035#", "9035"),
+        ("My Spotify pssword is tidepool42.", "tidepool42"),
+        ("le mot de passe du wifi est baguette", "baguette"),
+        ("The wifi at the allotment shed is marigold, all small letters.", "marigold"),
+        ("Mijn laptop-wachtwoord is tulpenveld88, voor het geval dat.", "tulpenveld88"),
     ],
 )
 def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message, value):
@@ -264,6 +274,7 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "Our card reader demo renders at 1920x1080.",
         "The lab moved to MATLAB R2024a with the new licence.",
         "The gate remote for the flats costs ₦15,000 to replace.",
+        "The wifi at the cottage is patchy, so I work from the library on Fridays.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):
