@@ -169,6 +169,10 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
     first_lead = lead.start() if lead else None
     judged: dict[tuple[int, str, bool], bool] = {}
     for cue in CUE.finditer(text, joined_start, joined_end):
+        # A quoted value after the cue's "is" or colon, whatever the words before the cue.
+        quoted = QUOTED_AFTER_CUE.match(text, cue.end(), joined_end)
+        if quoted:
+            spans.append(quoted.span("value"))
         if NOT_A_CREDENTIAL.search(text, max(0, cue.start() - 16), cue.start()):
             continue
         # Found by bisection, so that a sentence of many cues costs no more than its length.
@@ -410,10 +414,6 @@ def credential_spans(text: str) -> list[Span]:
         ]
         if cued:
             spans += _dictated(text, start, end) + _after_strong_cue(text, start, end)
-            quoted = (
-                QUOTED_AFTER_CUE.match(text, c.end(), end) for c in CUE.finditer(text, start, end)
-            )
-            spans += [q.span("value") for q in quoted if q]
     spans += _asked_and_answered(text)
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
     spans += [m.span() for m in READ_OUT.finditer(text)]
