@@ -18,11 +18,13 @@ _I = re.IGNORECASE
 REACTION = re.compile(
     r"(?<![\w'])(?:lol+|lmf?ao+|rofl|ha(?:ha)+h?|ha(?: ha)+|he(?:he)+|omg+|omfg|ugh+|smh|yikes|oof"
     r"|welp|ffs|rip|istg"
-    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|man"
+    r"|jk|xd|ikr|bruh|wtf|gg|pog|fr|ngl|aight|meh|pmsl|pmsfl"
     # Laughter as other languages type it: "kkkkk" (Portuguese), "jajaja", "rsrs".
     r"|k{4,}|ja(?:ja)+|rs(?:rs)+|wah lau|walao|sian|aiyo+|aiya+|alamak|haiz|shiok"
     r"|in stitches|pure buzzing|buzzin|gutted|raging|chuffed|stoked|innit|ngmi|wagmi|lfg)(?![\w'])"
     r"|[:;]-?[)(DPp]\B"
+    # "man" as an interjection, not as a noun: "man, what a day", not "the man dem at the bar".
+    r"|^\W*man\b|\b(?:oh|ah|aw|ugh|damn|dang|sheesh) man\b|,\s*man\W*$"
     rf"|{other_languages.SMALL_TALK}"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
     r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
@@ -48,7 +50,7 @@ MANAGEMENT = re.compile(
     r"|scratch that(?![,;:.]?\s+(?:it'?s|it is|i'?m|i|we'?re|we|the|my|our|make (?:it|that))\b)"
     r"|(?:forget|ignore|disregard) (?:it|that|this|me|my last\b(?: (?:message|bit|one))?"
     r"|what i (?:just )?(?:said|wrote|typed|asked|sent))"
-    r"|no wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
+    r"|no wait|naw wait|nah wait|wait\b|where was i|moving on|back to (?:it|work|the grind)\W*$"
     r"|bye+|good ?night|night night"
     r"|see (?:ya|you)|cya|later|take care|nite|morning all|gm\b|gn\b|i (?:am )?agree\b"
     r"|catch (?:you|u|ya) (?:later|soon|tomorrow|around)"
@@ -97,7 +99,8 @@ VERDICT = re.compile(
     r"| feels)|(?:you|u)(?:'re| are|r|'ve been| have been)|ur|you (?:rock|rule)|what a)\s+"
     r"(?:so |really |very |pretty |genuinely |honestly |simply |utterly |quite |rather |bloody "
     # "it's Great Northern in the esky": a capital after the word makes it a name.
-    rf"|super |absolutely |just |such |too |truly |totally )*(?:{_EVALUATIVE})\b"
+    r"|super |absolutely |just |such |too |truly |totally |almost |nearly |kinda |kind of "
+    rf"|sort of |somewhat )*(?:{_EVALUATIVE})\b"
     r"(?!\s+(?-i:[A-Z][a-z]))|what a\b)",
     _I,
 )
@@ -111,7 +114,9 @@ SAYING = re.compile(
     r"|.*\bas (?:my (?:\w+ ){0,2}\w+|they) used to say"
     # Idioms that fill a conversation without telling anything about the user.
     r"|(?:\w+, )?(?:never a dull moment|them'?s the breaks|same old|par for the course"
-    r"|you live and learn|you learn something new every day|life'?s too short|such is life)\b"
+    r"|you live and learn|you learn something new every day|life'?s too short|such is life"
+    r"|time (?:flies|passes (?:so )?(?:quickly|fast))|(?:someone|somebody) (?:has|'s got|got)"
+    r" to\b|(?:\w+ ){0,2}(?:the )?(?:highlight|best part) of my (?:day|week|month|year)\b\W*$)"
     r"|as the saying goes|as our (?:elders|parents|grandparents|old people) say"
     r"|.*\bthat(?:'s| is) what (?:my|our) \w+ (?:used to say|says|always says|would say)"
     r"|.*\b(?:as (?:they|the kids|(?:\w+ )?people|we|i|(?:my|mi|me) \w+)"
@@ -383,8 +388,17 @@ _FIRST_WORDS_THAT_STATE = frozenset(
         "always",
         "only",
         "not",
+        # "I'm sixty.", "I'm vegan.": a subject and its verb state.
+        "i'm",
+        "i\u2019m",
+        "im",
+        "we're",
     ]
 )
+
+
+_FIRST_PERSON_BE = frozenset(["i'm", "i\u2019m", "im", "we're"])
+_HERE_OR_GONE = frozenset("back here done off in out ready up home awake alive".split())  # noqa: SIM905
 
 
 def is_exclamation(content: str) -> bool:
@@ -399,6 +413,8 @@ def is_exclamation(content: str) -> bool:
     if content.rstrip().endswith("!"):
         return True
     first = words[0].lower()
+    if first in _FIRST_PERSON_BE and words[-1].lower() in _HERE_OR_GONE:
+        return True  # "I'm back.", "im off"
     named = any(w[:1].isupper() for w in words[1:])
     return first not in _FIRST_WORDS_THAT_STATE and not named
 
@@ -410,7 +426,8 @@ _ANCHOR = re.compile(
     r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office)|in (?:the )?future"
     r"|from now on|going forward|whenever|by default)\b|^\W*(?:actually"
     r"|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
-    r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed)\b",
+    r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed|pivoted|ditched|binned"
+    r"|swapped|dropped|joined)\b",
     _I,
 )
 # Something concrete: a number, a name, a day or month, a domain or a dotted name.

@@ -114,7 +114,7 @@ NOT_VALUES = frozenset(
     eight nine ten twelve sixteen twenty only monitored named
     known held taped stuck pinned split posted printed taught told given seen sent found kept
     lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
-    bitwarden dashlane authy redacted
+    bitwarden dashlane authy redacted up down out off
     """.split()  # noqa: SIM905 - a word list reads better as words
 )
 NOT_VALUE_SHAPES = re.compile(
@@ -123,7 +123,10 @@ NOT_VALUE_SHAPES = re.compile(
     | (?:ctrl|cmd|alt|shift|win|super|option|opt|fn|meta)\+\S+  # a shortcut: Win+L, Ctrl+Alt+Del
     | \d{1,2}(?::\d\d){1,2}(?:am|pm)?  # a time: 10:30, 9:00pm
     | \d{1,2}(?:am|pm)                 # 9am
-    | \d+(?:st|nd|rd|th|s|k|m|gb|mb|tb|kb|ms|px|%)  # 1st, 1990s, 5k, 16gb, 200ms, 50%
+    | \d+(?:st|nd|rd|th|s)             # 1st, 1990s
+    | \d+(?:\.\d+)?(?:k|m|gb|mb|tb|kb|ms|px|%|ghz|mhz|hz|kg|km|cm|mm|mph|kwh|kw|mah|fps|hp)
+                                       # 5k, 16gb, 200ms, 50%, 2.4GHz, 20kg
+    | (?-i:[A-Z][A-Za-z]{1,10}\+{1,2})  # a brand with a plus: Disney+, Notepad++
     | [$€£¥₦₹₱₩₽₺₴₪]\d[\d,.]*          # money
     | (?:19|20)\d\d                    # a year
     | \d{4}-\d\d-\d\d                  # an ISO date
@@ -455,7 +458,9 @@ DIAL_TURNS = re.compile(
 # CUTHBERTS INFANTS", "first pet Biscuit".
 QUESTION_THEN_NAME = re.compile(
     r"(?i:\b(?:first\s+(?:pet|car|school|teacher|job|boss)|maiden\s+name|city\s+of\s+birth"
-    r"|birth\s*place|favou?rite\s+(?:teacher|book|film|movie|band|food)))[:,]?\s+"
+    r"|birth\s*place|favou?rite\s+(?:teacher|book|film|movie|band|food)"
+    r"|street\s+(?:you|i|we)\s+grew\s+up\s+(?:on|in)|(?:town|city)\s+(?:you\s+were|i\s+was)\s+born"
+    r"(?:\s+in)?|(?:father|mother)'?s\s+middle\s+name))[:,]?\s+"
     r"(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
 # Letters of a memorable word asked by position: "the 2nd, 5th and 7th letters are A, L and D".
@@ -484,7 +489,8 @@ DESCRIBED_CODE = re.compile(
 # 5 squared, then 5 squared again: 2525", "Tower B lobby access for tenants this month: 5521*".
 CODE_AFTER_COLON = re.compile(
     r"\b(?:padlock|lock|safe|locker|gate|door|alarm|keypad|key ?safe|lock ?box|cabinet|access|entry"
-    r"|override)\b[^.:\n]{0,80}:\s*(?:it'?s\s+)?(?P<value>\d{3,8}[#*]?|\d{3,8}(?-i:[A-Z])"
+    r"|override)\b[^.:\n]{0,80}(?::|\s[\u2013\u2014-])\s*(?:it'?s\s+)?"
+    r"(?P<value>\d{3,8}[#*]?|\d(?: \d){3,7}(?![\w.])|\d{3,8}(?-i:[A-Z])"
     r"|(?-i:[A-Z])\d{3,8})(?!\w|\.\d)",
     re.I,
 )
@@ -515,11 +521,34 @@ WIFI_WORD = re.compile(
     r"|quite|super)\b)(?P<value>(?-i:[a-z][a-z0-9]{3,}))(?=\s*(?:[,.;!]|\n|$))",
     re.I,
 )
+# A lock set to a number, a year included: "the hotel safe is set to 1986"; a lock's number
+# followed by the key that confirms it: "Alarm 2020 then the tick button".
+LOCK_NUMBER = re.compile(
+    r"\b(?:safe|padlock|lock|locker|keypad|alarm|key ?safe|lock ?box|key ?box|combination|combo"
+    r"|gate|door)\b[^.:\n]{0,40}?\b(?:set|changed|reset)\s+to\s+(?P<value>\d(?:[ -]?\d){2,7})\b"
+    r"|\b(?:alarm|keypad|key ?safe|lock ?box|key ?box|padlock|safe)\s+(?P<keyed>\d{4,8})"
+    r"(?=\s*(?:then|followed by|and (?:press|hit|push)|[#*]|enter\b))",
+    re.I,
+)
+# A value read out in the phonetic alphabet: "Hotel Four Xray Kilo Nine Papa".
+_PHONETIC = (
+    r"(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike"
+    r"|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)"
+)
+_PHONETIC_OR_DIGIT = rf"(?:{_PHONETIC}|zero|one|two|three|four|five|six|seven|eight|nine|niner|\d)"
+PHONETIC_READ_OUT = re.compile(
+    rf"(?<![\w'])(?=(?:{_PHONETIC_OR_DIGIT}[\s,-]+)*{_PHONETIC}[\s,-]+"
+    rf"(?:{_PHONETIC_OR_DIGIT}[\s,-]+)*{_PHONETIC}\b)"
+    rf"(?P<value>(?:{_PHONETIC_OR_DIGIT}[\s,-]+){{3,}}{_PHONETIC_OR_DIGIT})(?![\w'])",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
     WIFI_WORD,
     CODE_AFTER_COLON,
+    LOCK_NUMBER,
+    PHONETIC_READ_OUT,
     LETTERED_CODE,
     Gated(re.compile(r"\b(?:sentence|phrase|quote|line|lyric|year)\b", re.I), SENTENCE_GIVEN),
     DESCRIBED_CODE,

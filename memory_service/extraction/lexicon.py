@@ -28,7 +28,7 @@ great|awesome|perfect|brilliant|wow|whoa|oh|ooh|aww|aw|ah|ahh|ha|haha|hahaha|hah
 rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure|alright|sweet|
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
 oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
-kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o
+kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o|i mean
 """
 _OPENER_ALTERNATION = "|".join(
     p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
@@ -75,6 +75,7 @@ SMALL_TALK_FORMULA = re.compile(
     r"|that'?s what i'?m talking about|(?:bueno,? )?me voy\b|me tengo que ir"
     r"|(?:right,? )?that'?s me (?:away|off)\b|(?:you|ye)'?ve got me there"
     r"|bless (?:his|her|their|your) heart|butter my biscuit|don'?t get me started"
+    r"|(?:right,? )?i'?ll love (?:you|ye|ya) and leave (?:you|ye|ya)\b"
     r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
     r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck|don'?t judge(?: me)?\b"
     r"|(?:i'?m|i am) (?:very |so |really |terribly |awfully |truly )?sorry(?: to trouble you"
@@ -96,6 +97,12 @@ THANKS_CLOSER = re.compile(
     _I,
 )
 
+# A condition inverted, with its consequence after the comma: "Should I be promoted, I would
+# move the family", "Had we known, we'd have left", "Were the shop to close, we would move".
+INVERTED_CONDITION = (
+    r"(?:should|were|had)\s+(?:(?:the|my|our|your|his|her|their|a|an)\s+)?[\w'-]+\b[^,?]*,\s*"
+    r"(?:i|we|they|he|she|you|it)(?:\s+(?:would|will|shall|might|may)\b|'d\b|'ll\b)"
+)
 # Conditionals and possibilities, said before or instead of a fact.
 HYPOTHETICAL_START = re.compile(
     rf"{other_languages.MAYBE}|"
@@ -104,7 +111,8 @@ HYPOTHETICAL_START = re.compile(
     # "if" and "maybe" in the languages users slip into.
     r"kung|baka|siguro|quiz[áa]s|tal vez|vielleicht|peut-[êe]tre|talvez|forse|"
     r"perhaps|someday|some day|one day(?! (?:a|per|each|every)\b)|if only|let'?s say|in theory|"
-    r"say (?:i|we|you|they|he|she)\b)\b",
+    r"say (?:i|we|you|they|he|she)\b)\b"
+    rf"|^{INVERTED_CONDITION}",
     _I,
 )
 HYPOTHETICAL_ANY = re.compile(
@@ -164,7 +172,8 @@ TRANSIENT = re.compile(
     r"sleepy|hungry|thirsty|sick|ill|unwell|bored|stressed|jet-?lagged|hungover|upset|annoyed|"
     r"frustrated|confused|nervous|worried|anxious|overwhelmed|relieved|"
     r"under the weather|running late|in a (?:rush|hurry))\b"
-    r"|\bi'?m (?:currently )?(?:cooking|eating|waiting|driving|sitting|walking|heading|commuting|"
+    r"|\b(?:i'?m|i am|im) (?:currently |presently |now |just )?(?:cooking|eating|waiting|driving"
+    r"|sitting|walking|heading|commuting|"
     r"boarding|stuck|having (?:lunch|dinner|breakfast|a break))\b"
     r"|\bi'?m (?:at|in) (?:the|a) (?:airport|station|meeting|hotel|cafe|café|coffee shop|gym|"
     r"doctor'?s?|dentist|hospital|queue|lobby)\b"
@@ -219,6 +228,9 @@ TRANSIENT = re.compile(
     r"|\bi'?m (?:getting|grabbing|making|off to) (?:a|some|the)\b"
     r"|\bnext (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)\b"
     r"|\bsince (?:midnight|this morning|morning|lunch|last night|dawn)\b"
+    # "been inspecting since seven": an hour of today, not an age or a year.
+    r"|\bbeen \w+ing since (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"(?! (?:years?|yrs?|months?|weeks?))"
     r"|\b(?:i'?ll|i will) be (?:away|off|out)\b|\bout of (?:the )?office\b"
     r"|\b(?:going|off|heading) to (?:bed|sleep)\b|\bback in (?:\d{1,2}|five|ten|two|a few)\b"
     r"|\bon hold (?:with|for)\b|\b(?:in|on) (?:a|the|my) \w+ (?:meeting|call|mtg)\b"
@@ -258,7 +270,7 @@ CHANGE = re.compile(
     # week", "upgraded the project to Unity 6 last night", "Bev's down to just Thursdays now".
     r"|moved (?:from|me|us|him|her|them|it)|migrated|upgraded|downgraded|(?:been )?changed to"
     r"|have been changed|(?:is|'s|are|'re) down to|got rid of|transferr?(?:ed)?|swapped|ditched"
-    r"|quit|retired|replaced"
+    r"|quit|retired|replaced|pivoted|binned"
     # A change that holds from a period on: "as of this month", "from next term", "starting in
     # May" (a day is too short to tell: "from tomorrow I'm off sick" is of the moment).
     r"|(?:as of|starting(?: in)?|effective|from) (?:(?:this|next) (?:week|month|term|semester"
@@ -273,6 +285,8 @@ CHANGE = re.compile(
 STANDING_RULE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|whenever"
     r"|by default|each time|every time)\b"
+    # A condition a rule holds under: "the helpdesk only resets a password after a call".
+    r"|\bonly\b[^.,;!?]{0,40}\b(?:after|once|until|unless)\b"
     r"|^\W*(?:pls |please )?(?:don'?t|dont|do not|stop|no more)\b",
     _I,
 )
@@ -304,7 +318,7 @@ EMPTY_WORDS = word_set(
     lots bit much many more most same different better worse best good bad fine okay ok really
     lately recently stuff's feeling feelings whole place meh bunch kinda sorta matters somewhat tbh
     ngl doing been over around like this that know you shall say these days things' all over always
-    suppose interests idk im dunno
+    suppose interests interest several various numerous idk im dunno
     very just quite pretty kinda sorta well there here what which one ones way ways than not no sure
     certain idea clue maybe guess i'll we'll you'll it'll will would can could try see look check
     """
@@ -314,7 +328,8 @@ EMPTY_WORDS = word_set(
 # Vagueness in another language says nothing whatever else surrounds it ("sei lá, umas coisas").
 VAGUE_ELSEWHERE = re.compile(other_languages.VAGUE, _I)
 VAGUE = re.compile(
-    r"\bvarious (?:interests|things|projects|subjects|bits|gadgets|matters)\b|\ba fair bit of\b"
+    r"\b(?:various|several|many|numerous|a few|some) (?:interests|things|projects|subjects|bits"
+    r"|gadgets|matters|topics|areas|hobbies)\b|\ba fair bit of\b"
     r"|\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
     r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
@@ -385,6 +400,8 @@ FIRST_PERSON_START = re.compile(r"^(?:when [^,]+,\s*)?i(?:'m|'ve)?\b", _I)
 # Fillers that close a statement without being part of it ("i hate math so much lol").
 DISCOURSE_SUFFIX = re.compile(
     r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+|tho|though"
+    # A dare or a shrug after the statement: "Irn-Bru is the best, fight me".
+    r"|fight me|sue me|come at me|don'?t judge(?: me)?|no judg(?:e)?ment|just saying"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+))+\W*$",
     _I,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memory_service.extraction import other_languages
+from memory_service.extraction.lexicon import INVERTED_CONDITION
 
 _I = re.IGNORECASE
 
@@ -19,7 +20,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
     r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly|abeg|oya"
-    r"|aye|right|look|listen|mate|dear|now|oi)\b[,:\s]*)*"
+    r"|aye|right|look|listen|mate|dear|now|oi|quick q|q)\b[,:\s\u2013\u2014-]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -30,13 +31,17 @@ _SUBJECTS = (
 _WH = (
     r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|wetin|where|wheres|when|whens|who|whos|whom"
     r"|whose|why|whys|which|how|hows|hw|hwo"
-    r"|wit(?= (?:time|is|are|does|do|did|was|day|size|kind)\b))"
+    r"|wit(?= (?:time|is|are|does|do|did|was|day|size|kind)\b)"
+    # Jamaican and Caribbean "weh" and "whey" ask where or what: "whey di nearest bank".
+    r"|(?:weh|whey|wey)(?= (?:di|de|yuh|unu|mi|fi|dem)\b))"
 )
 # "wondering" as it is typed: "wundering", "wonderin".
 _WONDERING = r"w[ou]nd(?:e)?rin[g']?"
 _WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if)"
 # Forms that open the sentence (after ``_LEAD``): inverted auxiliaries and question words.
 _OPENING = (
+    # An inverted condition answered after its comma asks nothing ("Had I known, I'd ...").
+    rf"(?!{INVERTED_CONDITION})"
     # "Have a good weekend", "Do the dishes": before an article these verbs give orders.
     rf"(?:(?:do|have|has|had|may|must|might)\s+{_PERSONS}\b"
     rf"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+{_SUBJECTS}\b"
@@ -64,7 +69,8 @@ _EMBEDDED = "|".join(
         r"|meaning|steps|rate|dose|dosage|conversion|specs?|difference)\b",
         # A figure asked for in a few words: "weather tmrw 0600 jacksonville".
         r"^\W*(?:weather|forecast)\s+(?:for|in|at|on|tmrw|tmr|tomorrow|today|tonight|this|next)\b",
-        r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id) (?:like to |love to )?know"
+        r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id|i wish to|i wish t')"
+        r" (?:like to |love to )?know"
         r"|want(?: to)? know",
         rf"need to know {_WH_CLAUSE}",
         # Spanish, which bilingual users slip into mid-conversation.
@@ -98,7 +104,7 @@ _EMBEDDED = "|".join(
         r"|should|would|is|are)\s+(?:i|we|you|it|they|this|that|these)\b",
         r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
         # "ketamine vs midaz for excited delirium": a comparison asked for.
-        r"^\W*[\w.-]+ (?:vs\.?|versus) [\w.-]+\b",
+        r"^\W*[\w.-]+ (?:vs\.?|versus) (?![Cc]ode\b)[\w.-]+\b",
         # "need epi dose, pedi anaphylaxis": a figure asked for in shorthand.
         r"^\W*(?:need|want|looking for) (?:the |a |an )?(?:[\w-]+ )?(?:dose|dosage|dosing|formula"
         r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate)\b",
@@ -111,9 +117,15 @@ _EMBEDDED = "|".join(
         rf"\bask myself {_WH_CLAUSE}|\b(?:do not|don'?t|dont) remember {_WH_CLAUSE}",
         r"explain (?:how|why|what|when|whether|the difference)\b|help me understand",
         r"\bexplain (?:[\w-]+ ){1,3}(?:to|tae) (?:me|us)\b|^\W*explain to me\b",
-        r"\b(?:like|want|welcome|value) your (?:view|views|opinion|thoughts|take)\b",
+        r"\b(?:like|want|welcome|value|love|appreciate) your"
+        r" (?:view|views|opinion|thoughts|take)\b",
+        # Asked as a courtesy: "I would be grateful if you could clarify the procedure".
+        r"\b(?:grateful|thankful|obliged|appreciate it) if you (?:could|would|can|might)"
+        r" (?:kindly )?(?:clarify|explain|tell|confirm|advise|outline|describe|let (?:me|us) know"
+        r"|check|find out|look up)\b",
         other_languages.QUESTION,
-        r"do you know|d'?you know|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
+        r"do you know|d'?you know|d'?ye know"
+        r"|(?:u|yuh|ya|you) know (?:if|whether|how|what|where|when)",
         # As learners ask: "You know the English word for 'mantecare'", "how i say in english".
         r"(?:^|[.!]\s+)\W*(?:you|u|ya) know (?:the|a|an|any)\b",
         rf"\bwonder (?:if|whether)\b|(?:interested|curious|keen|grateful|glad|pleased) to "

@@ -38,7 +38,7 @@ _FIRST_PERSON_CLAUSE = re.compile(
     r"|take|takes|do|does)\b)"
     r"|\s+and\s+(?=(?:everything|nothing|everyone|nobody|all of it)\s+\w)"
     # Not before "it": "..., and it's the hardest one yet" leans on what came before.
-    r"|,\s*(?:and|but)\s+(?:(?:fyi|btw|also|tbh)\s+)?"
+    r"|,\s*(?:and|but)\s+(?:(?:fyi|btw|also|tbh|ngl|honestly|frankly|truthfully)\s+)?"
     r"(?=(?:I|we|she|he|they|my|our|his|her|their|the|every|each|please|pls|[A-Z][a-z]+)\b"
     r"(?!\s+(?:and|or)\b))"
 )
@@ -46,6 +46,8 @@ _FIRST_PERSON_CLAUSE = re.compile(
 # the rest of the sentence ("so i dont forget", "only me and the manager know it") goes with it.
 _ANY_CLAUSE = re.compile(r",\s*(?:and|but|also)\s+(?=(?:I|we)\b)", re.IGNORECASE)
 _MIN_LEFT_WORDS = 3
+# Two words make a clause when the first holds its subject and verb ("I'm seventy-one and I've").
+_CONTRACTED_CLAUSE = re.compile(r"^\s*(?:I|we|they|he|she)['\u2019](?:m|re|s|ve)\s+\S", re.I)
 # The words before "and I" must make a clause ("I'm a nurse"), not a subject ("My wife Ana").
 _HAS_VERB = re.compile(
     r"^(?:I|we|you|he|she|they|it)\b|\b(?:am|is|are|was|were|has|have|had)\b|'(?:m|s|re|ve)\b",
@@ -122,9 +124,8 @@ def _cut(text: str, span: Span, pattern: re.Pattern[str], secrets: list[Span]) -
         left = text[start : match.start()]
         # A comma before the conjunction marks a clause boundary well enough on its own.
         comma = match.group().lstrip().startswith(",")
-        if not secrets and (
-            len(left.split()) < _MIN_LEFT_WORDS or not (comma or _HAS_VERB.search(left))
-        ):
+        short = len(left.split()) < _MIN_LEFT_WORDS and not _CONTRACTED_CLAUSE.match(left)
+        if not secrets and (short or not (comma or _HAS_VERB.search(left))):
             continue
         piece = _trim(text, start, match.start())
         if piece:

@@ -152,6 +152,16 @@ def test_a_standing_instruction_is_kept(message):
         ("my tablet is at 4% so I'll be quick", TRANSIENT),
         ("I'm absolutely wrecked after the night shift", TRANSIENT),
         ("I am on break now, ten minutes only.", TRANSIENT),
+        ("I am presently sitting in the clinic car park.", TRANSIENT),
+        ("Gloves on and freezing, been pruning since six.", TRANSIENT),
+        # Verdicts, sayings and farewells, however hedged.
+        ("that was nearly helpful", SMALL_TALK),
+        ("pmsl you're hilarious", SMALL_TALK),
+        ("Honestly the best part of my day.", SMALL_TALK),
+        ("Right, I'll love ya and leave ya.", SMALL_TALK),
+        ("nah wait, ignore that", SMALL_TALK),
+        ("Im back", SMALL_TALK),
+        ("I have an interest in numerous topics.", TOO_VAGUE),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -186,6 +196,9 @@ def test_chatter_is_not_filed(message, reason):
         "Pilates is Wednesdays now, the Thursday class got cancelled.",
         "From this month our veg comes from Hartley Farm, the old grocer closed.",
         "As of this week, I have joined the planning team at the council",
+        "Pivoted the shop to vintage bikes this quarter.",
+        "Every Sunday I fish with the man next door.",
+        "I'm sixty.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -261,6 +274,12 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "walk me through renewing a passport",
         "bike shop opening hours sunday",
         "you know the English word for 'mantecare'",
+        "I should be grateful if you would explain the appeal process",
+        "would appreciate your view on whether to fix the rate",
+        "I wish to know the plural of 'cactus'",
+        "d'ye know when the ferry stops for winter",
+        "weh di closest pharmacy",
+        "quick q - hows best to descale a kettle",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
@@ -277,6 +296,9 @@ def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
         "When you give feedback, tell me what isn't working first.",
         "yo whats good lol.",
         "Don't use emojis in anything you write for me.",
+        "Ditched VS Code for Helix last year.",
+        "Should the bakery close, we would lose our Saturday routine.",
+        "Had I known, I'd have taken the earlier train.",
     ],
 )
 def test_an_order_a_condition_or_a_greeting_is_not_a_lookup(message):

@@ -77,6 +77,11 @@ CREDENTIALS = [
     ("the swipe thing on my phone is 3-2-1-4-7", "3-2-1-4-7"),
     ("the WPA key on the sticker is c8f2a91d7e", "c8f2a91d7e"),
     ("Netflix password colon open bracket Harbor Lights 31 close bracket", "Harbor Lights 31"),
+    ("router key is Tango Seven Bravo Echo One Lima, all caps", "Tango Seven Bravo Echo One Lima"),
+    ("recovery answers: street I grew up on Mill Lane", "Mill Lane"),
+    ("The locker in the gym is set to 2004, the year we married.", "2004"),
+    ("shed padlock \u2013 7 2 0 9 \u2013 squeeze the shackle", "7 2 0 9"),
+    ("Porch keypad 1961 then the green key.", "1961"),
 ]
 
 
@@ -275,6 +280,10 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "The lab moved to MATLAB R2024a with the new licence.",
         "The gate remote for the flats costs ₦15,000 to replace.",
         "The wifi at the cottage is patchy, so I work from the library on Fridays.",
+        "Our old router only does the 2.4GHz band, so the camera sits on that.",
+        "We split one Apple TV+ login between the three flats.",
+        "My dad's security questions are set up with made-up answers kept in his notebook.",
+        "The bank only unlocks a card after a call to the fraud line.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

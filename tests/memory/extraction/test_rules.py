@@ -107,6 +107,12 @@ def test_one_or_two_words_before_a_colon_name_a_topic_and_stay():
             ["I'm on my second album, Low Tide, and it's the hardest one yet."],
         ),
         ("g'day mate, im a chippy in Ballarat", ["im a chippy in Ballarat"]),
+        ("I'm Priya and I teach chemistry.", ["I'm Priya", "I teach chemistry."]),
+        (
+            "My shop sells only vinyl, and honestly I run it alone.",
+            ["My shop sells only vinyl", "I run it alone."],
+        ),
+        ("Marmite on crumpets is the only way, sue me.", ["Marmite on crumpets is the only way"]),
     ],
 )
 def test_statements_are_cut_where_each_would_stand_alone(message, statements):
@@ -185,6 +191,7 @@ def test_a_greeting_set_off_by_a_comma_is_split_from_the_statement():
         "Maybe someday I'll learn Haskell.",
         "Assuming the merger goes through, we might move to Denver.",
         "I'd love to visit Japan one day.",
+        "Were the shop to close, we would move to Leeds.",
     ],
 )
 def test_conditionals_and_possibilities_are_hypothetical(message):
