@@ -69,7 +69,8 @@ MANAGEMENT = re.compile(
     r"(?: (?:on|about|before|for|from|while)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
     r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
-    r"(?![^.!?]*\b(?:i|i'?m|im|my(?! (?:dear|friend|love|man|guy|g)\b)|we|we'?re|our)\b)"
+    r"(?![^.!?]*\b(?:i|i'?m|im|my(?! (?:dear|friend|love|man|guy|g|life|day|week|bacon)\b)|we"
+    r"|we'?re|our)\b)"
     r"[^.!?]{0,60}[.!?]*$"
     r"|(?:i am |i'?m )?(?:much|most|very) obliged\b[^.!?]{0,30}[.!?]*$"
     # A fix confirmed: "hell yeah that fixed it".
@@ -107,7 +108,8 @@ VERDICT = re.compile(
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
     r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh|na ja|naja|nah|aye|ugh)\W+)*"
-    r"(?:(?:the )?(\w+)(?:'s| is| are|'re| r) (?:the |a )?\1\b"
+    # Not "the doctor is Doctor Fennelly": there the word begins a name.
+    r"(?:(?:the )?(\w+)(?:'s| is| are|'re| r) (?:the |a )?\1\b(?!\s+(?-i:[A-Z]))"
     r"|it(?: is|'s) (?:what|whit|wot|wat) it is"
     r"|(?:such|that'?s) (?:is )?life|c'?est la vie"
     r"|as (?:they|people|my (?:own )?\w+|you) (?:used to |always |would )?says?\b"
@@ -139,6 +141,7 @@ _TASK_VERBS = (
     "|rename|split|merge|format|polish|improve|simplify|annotate|tag|label|highlight|reply|respond"
     "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
     "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme|scale|rephrase|reword|do the needful"
+    "|bump|rerun|re-run|retry|restart|roll back|swap out|reformulate|fill in|fill out|pull out"
     # As texting and dyslexic spelling write them: "giv me 5 names", "rite me a blurb".
     "|giv|rite(?= (?:me|us|it|a|an|this|that)\\b)|mak|maek|mke|sumarise|sumarize|revert|provide"
     "|redraft|re-draft|dae(?= (?:ma|my|me|us|it|this|that|a|an|the)\\b)"
@@ -159,9 +162,12 @@ REQUEST = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|also|and|then|right|alright|quick(?:ly)?|just|pls|plz|please|kindly"
     r"|can you|could you|would you|will you|can u|could u|i need you to|i want you to"
     r"|gonnae|can ye|could ye|wid ye|abeg|can help me|help me"
-    r"|i'?d like you to|i would like you to|go ahead and|let'?s)\b[\s,]*)*"
+    r"|i'?d like you to|i would like you to|go ahead and|let'?s|maybe|ever|possibly"
+    r"|(?:would|could|will) you be so (?:good|kind) as to)\b[\s,]*)*"
     # "Write in British English", "answer briefly": a manner is a standing instruction.
+    # "Schedule changed: four tens now": the verb's noun, with its own verb after it.
     rf"(?:{_TASK_VERBS})\b(?! (?:is|are|was|were|has|have|in|with|like|using|as|only|briefly"
+    r"|changed|moved|shifted|slipped|updated|got"
     r"|concisely|formally|casually|short|shorter|everything|all)\b)",
     _I,
 )
@@ -237,6 +243,7 @@ _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INTRODUCTION = re.compile(r":\s*$|\b(?:below|as follows|the following)\W*(?:$|[;,.]\s)", _I)
 
 
+_AT_HAND = re.compile(r"\b(?:this|these|them|those|below|the following)\b", _I)
 _POINTS_AT_PASTE = re.compile(r"^(?:\S+\s+){0,10}(?:this|these|here|below)\b[^.!?]{0,40}$", _I)
 # A first line asking for something to be done to the lines under it, or showing them: "check this
 # output for me", "tidy these obs into one line", "this is what the boiler display says".
@@ -297,7 +304,12 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
     index = 0
     while index < len(lines):
         start, _, line = lines[index]
-        introduces = index == 0 and _INTRODUCES_LINES.search(line) is not None
+        # "can u tighten up these figma notes": a task asked for the lines under it, which are
+        # its material even when they read as a list of prose.
+        # So is a request line without its full stop ("can u check my grammar") above others.
+        unfinished = not line.rstrip().endswith((".", "!", "?"))
+        asks = index == 0 and bool(REQUEST.match(line) and (unfinished or _AT_HAND.search(line)))
+        introduces = asks or (index == 0 and _INTRODUCES_LINES.search(line) is not None)
         if (introduces or _INTRODUCTION.search(line)) and index + 1 < len(lines):
             block_end = index + 1
             # After "below" the paste runs to the end; after a colon, or a first line that
@@ -307,7 +319,7 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
                 below or not _blank_between(text, lines, block_end)
             ):
                 block_end += 1
-            if _prose_list(lines[index + 1 : block_end + 1]):
+            if not asks and _prose_list(lines[index + 1 : block_end + 1]):
                 index += 1  # "Context for future chats:" then a list of facts: read each
                 continue
             spans.append((start, lines[block_end][1]))
@@ -359,7 +371,10 @@ BARE_OPENER = re.compile(
 )
 # An apology before the statement: "Sorry to repeat myself, but step by step works best for me."
 APOLOGY = re.compile(
-    r"^\W*(?:sorry|apologies|forgive me)(?: (?:to|if|for) [^,]{1,40})?,\s*(?:but\s+)?(?=\S)", _I
+    r"^\W*(?:sorry|apologies|forgive me)(?: (?:to|if|for) [^,]{1,40})?,\s*(?:but\s+)?(?=\S)"
+    # "don't laugh but I'm back on Canon": a plea before the statement.
+    r"|^\W*(?:don'?t|do not|dont) (?:laugh|judge(?: me)?)\W*(?:but\s+)?(?=\S)",
+    _I,
 )
 # A short frame before a colon: "Some context for future chats:", "Quick one before standup:",
 # "Again:", "Reminder:". It has no verb of its own and no value (a value would be "pw: x").

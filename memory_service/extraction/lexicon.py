@@ -28,7 +28,8 @@ great|awesome|perfect|brilliant|wow|whoa|oh|ooh|aww|aw|ah|ahh|ha|haha|hahaha|hah
 rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure|alright|sweet|
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
 oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
-kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o|i mean
+kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o|i mean|
+nossa|blimey|crikey|gosh|golly|jeez|geez|my dear|dear|darling|hun|hon
 """
 _OPENER_ALTERNATION = "|".join(
     p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
@@ -56,7 +57,7 @@ SOCIAL_WORDS = word_set(
 
 # Set social formulas that are small talk whatever follows them.
 SMALL_TALK_FORMULA = re.compile(
-    r"^(?:hope (?:you|your|all|everyone)|have an? (?:good|great|nice|lovely|fun)\b|see you\b"
+    r"^(?:(?:i )?hope (?:you|your|all|everyone)|have an? (?:good|great|nice|lovely|fun)\b|see you\b"
     r"|nice to (?:meet|see|hear)|long time no see|sorry (?:for|about) (?:the |my )?"
     r"(?:late|delay|slow|wait|typo|confusion)|just checking in|you'?re (?:the best|a star|amazing|"
     r"awesome|great|a lifesaver|welcome)|sounds (?:good|great|fine|perfect)|much appreciated"
@@ -76,8 +77,12 @@ SMALL_TALK_FORMULA = re.compile(
     r"|(?:right,? )?that'?s me (?:away|off)\b|(?:you|ye)'?ve got me there"
     r"|bless (?:his|her|their|your) heart|butter my biscuit|don'?t get me started"
     r"|(?:right,? )?i'?ll love (?:you|ye|ya) and leave (?:you|ye|ya)\b"
+    r"|(?:you'?ve |you )?(?:saved|made) my (?:life|day|week|bacon)\b"
+    r"|you (?:really |sure |certainly |don'?t half )?know your (?:stuff|onions)\b"
+    r"|(?:sorry,? )?i'?ve (?:rambled|gone) on (?:again|a bit|a lot)\b|back again\b"
     r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
-    r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck|don'?t judge(?: me)?\b"
+    r"|(?:eres|sos) (?:la|el) mejor|todo bien|pray for me|wish me luck"
+    r"|don'?t judge(?: me)?\b(?!,? but\b)"
     r"|(?:i'?m|i am) (?:very |so |really |terribly |awfully |truly )?sorry(?: to trouble you"
     r"| for (?:the trouble|bothering you|that))?\W*$|i am grateful\W*$"
     # Reminiscence: "When I was a boy we had to walk three miles to chapel".
@@ -116,7 +121,9 @@ HYPOTHETICAL_START = re.compile(
     _I,
 )
 HYPOTHETICAL_ANY = re.compile(
-    r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could) (?!not\b|never\b)\w+"
+    r"\b(?:(?:i|we|they|he|she)(?: \w+)? (?:might|may|could)"
+    # Not "as I may have said before": a remark on the conversation.
+    r" (?!not\b|never\b|have (?:said|mentioned|told|written))\w+"
     r"|i wish|(?:i'?m|i am) (?:thinking (?:about|of)|considering|contemplating))\b"
     r"|^\W*(?:(?:i'?m|i am|im|we'?re|we are|been|i'?ve been)\s+)?"
     r"(?:thinkin[g']? (?:about|of|abt|bout)"
@@ -128,7 +135,8 @@ HYPOTHETICAL_ANY = re.compile(
     r"|\b(?:i'?m|im|i am|am|we'?re|we are) (?:going to|gonna|gonnae)\b"
     # The same in Spanish, as bilingual users slip into it: "si me dan el raise", "estoy pensando".
     r"|^\W*si (?:me|te|le|nos|tengo|puedo|gano|consigo)\b|\bestoy pensando en\b"
-    r"|^\W*(?:might|may|could) (?!not\b)\w+"
+    # Not "Could you help me ...": a request.
+    r"|^\W*(?:might|may|could) (?!not\b|you\b|u\b|ya\b)\w+"
     r"|^\W*(?:\S+\s+){0,3}(?:maybe|perhaps|prob|probably)(?:\s+\S+){0,2}\W*$|\bmaybe\W*$"
     r"|^\W*(?:mayb|maybee|mebbe|mebbe|prolly)\b"
     r"|\b(?:half a mind|a good mind|a mind) to\b"
@@ -222,7 +230,8 @@ TRANSIENT = re.compile(
     r" (?:off|out|down)\b|\bthe noo\b|\b(?:is|are|was|'s) (?:running )?late\b"
     r"|\b(?:bit|a bit|rather|so|absolutely|totally)"
     r" (?:frazzled|shattered|knackered|wiped|exhausted)"
-    r"|\b(?:heavy|long|rough|busy|hectic|mad|crazy) (?:morning|day|night|week|shift|afternoon)\b"
+    r"|\b(?:heavy|long|rough|busy|hectic|mad|crazy|exhausting|tiring|draining|brutal|gruelling"
+    r"|grueling) (?:morning|day|night|week|shift|afternoon)\b"
     r"|\b(?:in a sec|in a minute|in a bit|later today)\b|^\W*writing (?:this|from)\b"
     r"|^\W*(?:sat|sitting|stuck|waiting|standing|hear at|here at) (?:in|at|on|outside|behind|by)\b"
     r"|\bi'?m (?:getting|grabbing|making|off to) (?:a|some|the)\b"
@@ -271,6 +280,11 @@ CHANGE = re.compile(
     r"|moved (?:from|me|us|him|her|them|it)|migrated|upgraded|downgraded|(?:been )?changed to"
     r"|have been changed|(?:is|'s|are|'re) down to|got rid of|transferr?(?:ed)?|swapped|ditched"
     r"|quit|retired|replaced|pivoted|binned"
+    # A start that lasts, a return, a new figure: "just started at the academy", "back on Canon",
+    # "Full-day is $3,800 now".
+    r"|(?:just )?(?:started|joined|enrolled) (?:at|with|as|in)"
+    r"|back (?:to|on) (?!(?:it|work|the grind|square one|normal|bed|sleep|track|back)\b)"
+    r"|(?:is|are|'s)\s+\S*\d\S*\s+now"
     # A change that holds from a period on: "as of this month", "from next term", "starting in
     # May" (a day is too short to tell: "from tomorrow I'm off sick" is of the moment).
     r"|(?:as of|starting(?: in)?|effective|from) (?:(?:this|next) (?:week|month|term|semester"
@@ -284,7 +298,7 @@ CHANGE = re.compile(
 # "everything" also turn up in states of the moment ("took everything out of me").
 STANDING_RULE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|whenever"
-    r"|by default|each time|every time)\b"
+    r"|by default|each time|every time|standing rule|house rule|ground rule|as a rule)\b"
     # A condition a rule holds under: "the helpdesk only resets a password after a call".
     r"|\bonly\b[^.,;!?]{0,40}\b(?:after|once|until|unless)\b"
     r"|^\W*(?:pls |please )?(?:don'?t|dont|do not|stop|no more)\b",
@@ -303,7 +317,8 @@ TASK_REQUEST = re.compile(
 )
 STANDING = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|every|everything|"
-    r"anything|all my|whenever|by default|each time)\b",
+    r"anything|all my|whenever|by default|each time|standing rule|house rule|ground rule"
+    r"|as a rule)\b",
     _I,
 )
 
@@ -332,7 +347,8 @@ VAGUE = re.compile(
     r"|gadgets|matters|topics|areas|hobbies)\b|\ba fair bit of\b"
     r"|\b(?:stuff|things?|whatever|so-so|this and that|like this and like that|a whole thing"
     r"|somewhat|meh|all over the place|the usual|a bunch|some feelings?|feelings|here and there"
-    r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta"
+    r"|a few (?:interests|things|bits)|various things|sort of|kind of|kinda|sorta|so so"
+    r"|bits and pieces"
     r"|a bit of everything|bits and bobs|odds and ends|stuf|thingz"
     r"|mixed bag|depends)\b",
     _I,
@@ -409,7 +425,8 @@ DISCOURSE_SUFFIX = re.compile(
 # the others of DISCOURSE_PREFIX ("honestly", "lowkey") colour the statement and stay in it.
 LEFT_OUT_PREFIX = re.compile(
     r"^(?:(?:by the way|btw|also|plus|and|oh and|anyway|anyways|so|well|ok|okay|oh|fyi|just fyi"
-    r"|for the record|just so you know|reminder|lol|hey|ngl|tbh)\b\s*[,:\-]?\s+)+",
+    r"|for the record|just so you know|reminder|lol|hey|ngl|tbh|(?:now )?listen(?=,)|look(?=,))\b"
+    r"\s*[,:\-]?\s+)+",
     _I,
 )
 # Fillers that open a statement without being part of it ("By the way, I live in Lisbon.").
@@ -418,6 +435,7 @@ DISCOURSE_PREFIX = re.compile(
     r"|honestly|lowkey|so yeah|yeah so|"
     r"just fyi|fyi|"
     r"for the record|for context|just so you know|incidentally|side note|one more thing|"
-    r"quick note|heads up|just a heads up|reminder)\b\s*[,:\-]?\s+)+",
+    r"quick note|heads up|just a heads up|reminder|(?:now )?listen(?=,)|look(?=,))\b"
+    r"\s*[,:\-]?\s+)+",
     _I,
 )

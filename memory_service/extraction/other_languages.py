@@ -31,6 +31,8 @@ QUESTION = (
 REQUEST = (
     r"me faz|faz (?:um|uma)|escreve|fais-moi|fais moi|[ée]cris|traduis|peux-tu|pouvez-vous"
     r"|likh do|likh de|bana do|bana de|bhej do|pakigawa|paki|i-summarize|gawan mo"
+    # Tagalog asks for a task with "pa-" on an English verb: "pa-draft naman po ng message".
+    r"|pa-(?:draft|write|check|edit|send|translate|summarize|fix|gawa|ayos|review|format)"
 )
 # Hindi puts the request's verb last: "ek agenda bana de", "mail likh do".
 REQUEST_AT_END = r"\b(?:bana|likh|bhej|kar|dikha) (?:de|do|dena)\W*$"
@@ -55,6 +57,8 @@ SMALL_TALK = (
 CHANGE = (
     r"agora|asteure|astheure|maintenant|fini (?:le|la|les)|plus de|mudei|troquei|larguei|me mudei"
     r"|l[âa]ch[ée]|d[ée]sormais|ab se|ab \w+ ko"
+    # Tagalog "balik" (back to), "lipat" (moved); Patois "retire" for a thing given up.
+    r"|balik|lumipat|lipat na|retire"
 )
 # Saying nothing in particular: "sei lá", "umas coisas aí".
 VAGUE = r"\bsei l[áa]\b|\bumas coisas\b|\bdes trucs\b|\bkuch bhi\b"

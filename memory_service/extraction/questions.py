@@ -38,13 +38,32 @@ _WH = (
 # "wondering" as it is typed: "wundering", "wonderin".
 _WONDERING = r"w[ou]nd(?:e)?rin[g']?"
 _WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if)"
+# "can u tighten up these notes", "Could you draft a letter to parents": asking the assistant to
+# produce or do something is a request, not a question (asking to tell, explain or remind is).
+_PRODUCE = (
+    r"(?:draft|write|rewrite|redo|make|create|generate|prepare|turn|convert|compose|outline|draw"
+    r"|sketch|fix|debug|refactor|tidy|clean|proofread|edit|reformat|format|shorten|expand|tighten"
+    r"|trim|condense|soften|polish|improve|simplify|summari[sz]e|translate|reformulate|rephrase"
+    r"|reword|put together|pull out|fill in|fill out|sort|give (?:me )?feedback|reply|respond|book"
+    r"|schedule|set up|build|add|update|send|save|store|note|jot|type up|write up|whip up|knock up"
+    r"|annotate|label|highlight|chart|plot|graph|check(?!\s+(?:if|whether|what|when|how|who|why))"
+    r"|help (?:me|us) (?:to )?(?:draft|write|compose|plan|reply|shape|prepare|make|put|word|respond"
+    r"|tidy|fix))\b"
+)
+_REQUEST = (
+    rf"(?!(?:you|u|ya)\s+(?:(?:please|pls|kindly|maybe|ever|just|quickly|possibly)\s+)*"
+    rf"(?:be so (?:good|kind) as to\s+)?{_PRODUCE})"
+)
 # Forms that open the sentence (after ``_LEAD``): inverted auxiliaries and question words.
 _OPENING = (
     # An inverted condition answered after its comma asks nothing ("Had I known, I'd ...").
     rf"(?!{INVERTED_CONDITION})"
+    # "Did the Knowledge back in '99": a statement about the past that drops its "I".
+    r"(?!did\s+(?:the|a|my)\s+[^.!?]*\b(?:back in|years? ago|in (?:19|20)\d\d|in '\d\d)\b)"
     # "Have a good weekend", "Do the dishes": before an article these verbs give orders.
     rf"(?:(?:do|have|has|had|may|must|might)\s+{_PERSONS}\b"
-    rf"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+{_SUBJECTS}\b"
+    rf"|(?:can|could|would|will|did|does|should|shall|shud|cn|wud|cud|shld)\s+{_REQUEST}"
+    rf"{_SUBJECTS}\b"
     # "does polars support asof joins": no statement opens on "does".
     r"|does\s+[\w'-]+\s+[\w'-]+"
     # A capitalised "Is" or "Are" asks whatever follows ("Is co-codamol 30/500 a schedule 5
@@ -111,12 +130,13 @@ _EMBEDDED = "|".join(
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
         r"(?:remind|tell|show|teach) (?:me|mi|meh|us)"
-        r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit)|,[^,.!?]{1,30},)?"
+        r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit|po)|,[^,.!?]{1,30},)?"
         rf" (?:{_WH_CLAUSE[3:-1]}|about|the rules|paano|kung)\b",
         r"\btell (?:me|us) (?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?\b",
         rf"\bask myself {_WH_CLAUSE}|\b(?:do not|don'?t|dont) remember {_WH_CLAUSE}",
         r"explain (?:how|why|what|when|whether|the difference)\b|help me understand",
-        r"\bexplain (?:[\w-]+ ){1,3}(?:to|tae) (?:me|us)\b|^\W*explain to me\b",
+        # Not "I prefer that you explain things to me in plain terms": a standing wish.
+        r"(?<!you )\bexplain (?:[\w-]+ ){1,3}(?:to|tae) (?:me|us)\b|^\W*explain to me\b",
         r"\b(?:like|want|welcome|value|love|appreciate) your"
         r" (?:view|views|opinion|thoughts|take)\b",
         # Asked as a courtesy: "I would be grateful if you could clarify the procedure".
@@ -146,6 +166,14 @@ _EMBEDDED = "|".join(
         # A figure checked: "GST rate now 9% right".
         r"\d[\d.,%]*\s+(?:right|correct|ah|hor|or not)\W*$",
         r"\bdiff(?:erence)? (?:between|of|b/w|btwn|btw)\b|\bi (?:want|wanted|would like) to ask\b",
+        # As Indian and Portuguese English ask: "I have doubt if habeas corpus covers a company".
+        r"\bi have (?:a |one |some )?doubts? (?:if|whether|regarding|about|on|in)\b"
+        r"|\bi have (?:a|one|small|quick) doubt\b",
+        # A question word after the statement it asks about: "this button jumps on hover, why".
+        r",\s*(?:why|how come|what gives|how so)\W*$",
+        # Learners drop the auxiliary: "How I make staff rota fair", "how we fix this".
+        r"^\W*how (?:i|we) (?:make|do|get|fix|find|know|tell|stop|start|use|write|choose|pick"
+        r"|keep|say|ask|handle|deal|explain|calculate|change|send|become)\b(?![^:]*:)",
         # Asking for an opinion, a pointer or help, worded as a statement.
         r"^\W*(?:how come|what about|thoughts on|opinions? on)\b",
         r"^\W*your (?:take|thoughts|opinion) on\b",
@@ -204,7 +232,7 @@ _EMBEDDED = "|".join(
 _AFTER_ASIDE = (
     # Bounded at the start: "\W*" before "[\w'-]+" would try every split of a run of quotes.
     r"^\W{0,3}(?:[\w'-]+\s+){0,3}[\w'-]+,\s+"
-    r"(?:(?:is|are|can|could|do|does|did|should|will|would)\s+"
+    rf"(?:(?:is|are|can|could|do|does|did|should|will|would)\s+{_REQUEST}"
     # ", which is" after a clause opens a relative clause: "The Lantern seats 240, which is ...".
     rf"{_SUBJECTS}\b|(?:what|how|where|when|why|who)(?:'s)?\s+(?:is|are|do|does|can|should"
     r"|would)\b)"
@@ -214,7 +242,8 @@ INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASID
 # Greetings worded as questions: "yo whats good", "how r u". With a question mark they still make a
 # lookup (the contract's rule); without one they are small talk.
 GREETING_QUESTION = re.compile(
-    r"^\W*(?:\w+\W+)?(?:what'?s good|what'?s up|wh?a?ss?up|sup|how'?s it going|how are (?:you|u|ya"
+    r"^\W*(?:\w+\W+)?(?:where (?:was|were) (?:i|we)(?=\W*$)|what'?s good|what'?s up|wh?a?ss?up"
+    r"|sup|how'?s it going|how are (?:you|u|ya"
     r"|things)|how r u|how (?:have|'?ve) you been|u good|you good|how was your (?:day|weekend))\b",
     _I,
 )

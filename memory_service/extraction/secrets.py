@@ -82,8 +82,18 @@ _URL_CREDENTIALS = re.compile(
     r"|[?&](?:access|access_?token|token|key|api_?key|apikey|pass|passwd|password|pwd|auth|code"
     r"|secret|sig|signature)=(?P<query>[^&#\s]{4,})"
 )
+# A link that opens something by itself: named an edit, share, invite, magic or reset link, or
+# told not to be shared ("the edit link is https://www.overleaf.com/38291..., do not share"). Its
+# path is the secret; the host stays readable.
+_CAPABILITY_LINK = re.compile(
+    r"\b(?:edit|editing|share|sharing|invite|invitation|magic|reset|private|secret|join|access"
+    r"|login|sign-?in|admin)\s+(?:link|url)\b[^\n]{0,60}?https?://[^/\s]+"
+    r"(?P<value>/[^\s,;'\")\]]+)"
+    r"|https?://[^/\s]+(?P<told>/[^\s,;'\")\]]+)"
+    r"(?=[^.!?\n]{0,40}\b(?:do not|don'?t|never|pls don'?t) (?:share|forward|post|send)\b)",
+    re.IGNORECASE,
+)
 
-# Words that follow "password is" without being a password ("my password is too short").
 # What a credential setting may be set to without holding one.
 _ASSIGNED_NON_VALUES = frozenset(
     [
@@ -222,6 +232,8 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
             spans.append(match.span(group))
     for match in _URL_CREDENTIALS.finditer(text):
         spans.append(match.span(next(g for g in ("value", "token", "query") if match.group(g))))
+    for match in _CAPABILITY_LINK.finditer(text):
+        spans.append(match.span("value" if match.group("value") else "told"))
     for pattern in (_USER_OPTION, _SSN):
         spans.extend(m.span("value") for m in pattern.finditer(text))
     spans.extend(m.span() for m in _IBAN.finditer(text))
@@ -230,7 +242,6 @@ def find_secrets(text: str) -> list[tuple[int, int]]:
     spans.extend(credential_spans(text))
     # A commit hash is long hex too, but it identifies code rather than unlocking anything.
     spans = [s for s in spans if not _is_commit_hash(text, s)]
-    # What redact() left behind is not a secret: redacted text must read as clean.
     spans = [_trimmed(text, s) for s in spans]
     # What redact() left behind is not a secret: redacted text must read as clean.
     spans = [s for s in spans if s[0] < s[1] and not _is_marker(text[s[0] : s[1]])]

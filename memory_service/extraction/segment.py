@@ -17,7 +17,9 @@ _BOUNDARY = re.compile(
     # where what follows starts a clause of its own. At a message's end it is left as it was said.
     r"|(?P<spoken>\s+(?:full stop|period|exclamation (?:mark|point)|new (?:line|paragraph))"
     r"(?=\s+(?i:i|i'm|im|my|we|our|the|it|it's|so|and|also|but|please|pls|thanks|thank|he|she"
-    r"|they|you|that|this|there|no|yes|oh|ok|okay|then|anyway|when|whenever|if|always|never)\b))"
+    r"|they|you|that|this|there|no|yes|oh|ok|okay|then|anyway|when|whenever|if|always|never)\b)"
+    # "full stop" names nothing else: it ends a dictated sentence wherever it stands.
+    r"|\s+full stop(?=\s+\w))"
 )
 _ABBREVIATIONS = frozenset(
     (
@@ -100,7 +102,9 @@ def sentences(text: str, secrets: list[Span]) -> list[Span]:
             before = text[max(start, match.start() - 12) : match.start()].split()
             last = before[-1].lower() if before else ""
             # Abbreviations and initials ("e.g.", "J.") do not end a sentence.
-            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            # "where was I." ends its sentence: "I" after a lowercase word is the pronoun.
+            pronoun = last == "i" and len(before) > 1 and before[-2][:1].islower()
+            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and not pronoun):
                 continue
             if last == "no" and text[match.end() : match.end() + 2].strip()[:1].isdigit():
                 continue  # "Shipton Mill No. 4 flour"

@@ -100,6 +100,8 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         r"developer|designer|manager|analyst|scientist|consultant|architect|teacher|nurse|writer|"
         r"researcher|student|freelancer)\b",
     ),
+    # What a recruiter or a freelancer specialises in, whatever field it names.
+    ("niche", r"\bniche\b"),
     ("backend stack", r"\bback-?end\b"),
     (
         "editor",
@@ -171,6 +173,19 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         r"|\bdeploy day\b",
     ),
     ("release time", r"\breleases?\b"),
+    # Hours and shifts: "I work four tens, Monday through Thursday", "moved to mid shift".
+    (
+        "work schedule",
+        r"\bfour tens\b|\b(?:night|day|mid|early|late|evening|morning|weekend|split) ?shifts?\b"
+        r"|\bshift pattern\b|\brota\b|\broster\b|\b(?:work )?schedule (?:changed|is now)\b"
+        r"|\b(?:i|we) work (?:days|nights|weekends|four|three|\d)",
+    ),
+    # What the user charges: "my full-day package is $3,200", "raising my day rate".
+    (
+        "pricing",
+        r"\b(?:full|half)[- ]day\b.*[$£€¥₹]|\b(?:day|hourly) rate\b|\bi charge\b|\bmy (?:rates?"
+        r"|prices)\b|\bprice list\b",
+    ),
     ("standup time", r"\bstand-?ups?\b|\bdaily scrum\b"),
     ("sprint length", r"\bsprints?\b"),
     ("meeting times", r"\bmeetings?\b|\bcalls? (?:before|after)\b"),
@@ -276,7 +291,7 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ("indentation", r"\bindent\w*|\btabs\b|\bspaces\b"),
     ("music", r"\bmusic\b|\bplaylists?\b|\bspotify\b|\blisten to\b"),
     ("browser", r"\bchrome\b|\bfirefox\b|\bsafari\b|\bbrowser\b"),
-    ("phone", r"\biphone\b|\bandroid\b|\bmy phone\b"),
+    ("phone", r"\biphone\b|\bandroid\b|\b(?:my|mi) phone\b|\bsamsung galaxy\b|\bgoogle pixel\b"),
     (
         "commute",
         r"\bcommute\b|\b(?:bike|cycle|walk|drive|ride|take (?:the |a )?(?:bus|train|tube|subway"

@@ -32,7 +32,8 @@ _CORRECTION = re.compile(
     r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over|pushed (?:back )?to"
     r"|postponed|brought forward|shifted to|relocated|got rid of|dropped|sold|migrated|gave up"
     r"|given up|back (?:on|to)|went back|upgraded|downgraded|swapped|ditched|retired|closed"
-    r"|(?:works?|worked) better|better value"
+    r"|(?:works?|worked) better|better value|pivot(?:ed|ing)?|rais(?:e|ed|ing)|lower(?:ed|ing)"
+    r"|increas(?:e|ed|ing)|bump(?:ed|ing)"
     # The same in dialect and in the languages users slip into: "noo", "nae mair", "ya no", "ahora".
     r"|noo|nae mair|nae more|ya no|ahora|cambi[ée]|switch|swichd|switchd|traded|promoted|stop"
     r"|(?:no|not|never)\b[^.]{0,40}\bagain|transferred|taken up|re-?listed|re-?scheduled"

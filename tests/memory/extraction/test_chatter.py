@@ -162,6 +162,12 @@ def test_a_standing_instruction_is_kept(message):
         ("nah wait, ignore that", SMALL_TALK),
         ("Im back", SMALL_TALK),
         ("I have an interest in numerous topics.", TOO_VAGUE),
+        ("Cheers, you made my week!", SMALL_TALK),
+        ("Crikey, you really know your onions.", SMALL_TALK),
+        ("sorry, I've gone on a bit again.", SMALL_TALK),
+        ("Friday is Friday.", SMALL_TALK),
+        ("Trade is so so.", TOO_VAGUE),
+        ("Grim and gruelling shift, two ambulances back to back.", TRANSIENT),
     ],
 )
 def test_chatter_is_not_filed(message, reason):
@@ -199,6 +205,11 @@ def test_chatter_is_not_filed(message, reason):
         "Pivoted the shop to vintage bikes this quarter.",
         "Every Sunday I fish with the man next door.",
         "I'm sixty.",
+        "The vet is Vet Morgan on Mill Street.",
+        "don't judge but I'm back on film cameras now",
+        "A portrait session is £450 now.",
+        "House rule: when I paste a diff, review the tests first.",
+        "Short answers suit me best, as I may have said.",
     ],
 )
 def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
@@ -280,6 +291,9 @@ def test_a_durable_statement_with_a_moment_word_or_no_pronoun_is_kept(message):
         "d'ye know when the ferry stops for winter",
         "weh di closest pharmacy",
         "quick q - hows best to descale a kettle",
+        "the tap drips after I shut it off, why",
+        "I have a doubt whether a trust can own a car",
+        "How we fix the rota so nobody does two Sundays",
     ],
 )
 def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
@@ -299,6 +313,10 @@ def test_a_question_without_a_mark_makes_the_turn_a_lookup(message):
         "Ditched VS Code for Helix last year.",
         "Should the bakery close, we would lose our Saturday routine.",
         "Had I known, I'd have taken the earlier train.",
+        "can u polish up this cover letter for me",
+        "Could you draft a short note to the landlord about the boiler.",
+        "Would you be so kind as to proofread the minutes for me.",
+        "Did the Camino back in 2015, walked it all.",
     ],
 )
 def test_an_order_a_condition_or_a_greeting_is_not_a_lookup(message):
@@ -371,3 +389,27 @@ def test_lines_under_a_first_line_that_points_at_them_are_pasted(message):
 )
 def test_a_correction_or_a_name_after_a_reaction_word_is_kept(message):
     assert [c.content for c in extract(message).candidates] == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can u tighten these notes for the client\n- logo: bigger\n- tagline: warmer",
+        "can u check my spelling\nI recieved the parcle on Munday and it was broken.",
+    ],
+)
+def test_the_lines_under_a_request_are_its_material_and_not_learned(message):
+    extraction = extract(message)
+    assert not extraction.lookup
+    assert extraction.candidates == []
+
+
+def test_a_request_for_information_worded_politely_is_still_a_lookup():
+    assert extract("Could you tell me when the tip opens on Sundays.").lookup
+    assert extract("can you remind me what I charge for a half day").lookup
+
+
+def test_where_was_i_is_small_talk_and_what_follows_is_learned():
+    extraction = extract("Right, where was I. My sister's birthday is the 3rd of May.")
+    assert not extraction.lookup
+    assert [c.content for c in extraction.candidates] == ["My sister's birthday is the 3rd of May."]

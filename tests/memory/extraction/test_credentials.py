@@ -82,6 +82,11 @@ CREDENTIALS = [
     ("The locker in the gym is set to 2004, the year we married.", "2004"),
     ("shed padlock \u2013 7 2 0 9 \u2013 squeeze the shackle", "7 2 0 9"),
     ("Porch keypad 1961 then the green key.", "1961"),
+    (
+        "the share link is https://files.example.net/s/p9QmZr27xkLw, keep it to us",
+        "/s/p9QmZr27xkLw",
+    ),
+    ("Board doc: https://docs.example.org/d/88xq1ZtT0b, don't forward it", "/d/88xq1ZtT0b"),
 ]
 
 
@@ -284,6 +289,7 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "We split one Apple TV+ login between the three flats.",
         "My dad's security questions are set up with made-up answers kept in his notebook.",
         "The bank only unlocks a card after a call to the fraud line.",
+        "Our minutes live at https://wiki.example.org/board/minutes for anyone to read.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):

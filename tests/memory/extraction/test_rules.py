@@ -113,6 +113,10 @@ def test_one_or_two_words_before_a_colon_name_a_topic_and_stay():
             ["My shop sells only vinyl", "I run it alone."],
         ),
         ("Marmite on crumpets is the only way, sue me.", ["Marmite on crumpets is the only way"]),
+        (
+            "I keep bees at the bottom of the garden full stop mostly Buckfast queens",
+            ["I keep bees at the bottom of the garden", "mostly Buckfast queens"],
+        ),
     ],
 )
 def test_statements_are_cut_where_each_would_stand_alone(message, statements):

@@ -38,6 +38,13 @@ pytestmark = pytest.mark.django_db
             "The Hale trial is listed for 3 June.",
             "The Hale trial has been relisted for 16 September.",
         ),
+        ("My day rate is $450.", "Raised my day rate to $520 from January."),
+        (
+            "I work four tens, Monday to Thursday.",
+            "Schedule changed: four tens, Wednesday to Saturday.",
+        ),
+        ("My niche is fintech founders.", "Pivoted my niche to climate startups this year."),
+        ("Mi phone a one Samsung Galaxy S21.", "Mi get a Pixel 8 now, so di Samsung retire."),
     ],
 )
 def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):
