@@ -27,7 +27,8 @@ REACTION = re.compile(
     r"|^\W*man\b|\b(?:oh|ah|aw|ugh|damn|dang|sheesh) man\b|,\s*man\W*$"
     rf"|{other_languages.SMALL_TALK}"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
-    r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe",
+    r"|made me (?:laugh|smile|cry|feel)|cracked me up|can'?t believe|cannot believe"
+    r"|laughed at (?:that|this|it)\b",
     _I,
 )
 # Laughter alone, with its punctuation: "Ha, ", "lol. ", "hahaha! ", "Hah - ".
@@ -37,7 +38,8 @@ LAUGHTER_ONLY = re.compile(
 )
 # Leaving, pausing and taking back: conversation about the conversation.
 MANAGEMENT = re.compile(
-    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|eh|no|wait|sorry|sry|right|alright|bueno|please|pls)\b"
+    r"^\W*(?:(?:ok|okay|k|so|oh|um|uh|eh|no|wait|sorry|sry|right|alright|bueno|please|pls|aye"
+    r"|yeah|yes|ach|och)\b"
     r"[\s,.!]*)*"
     r"(?:(?:hang|hold) on|one (?:sec|second|moment|min)|gimme a"
     r"|give me a (?:sec|second|minute|moment)"
@@ -61,14 +63,19 @@ MANAGEMENT = re.compile(
     r"|i have a question (?:for|to) (?:you|u) later\b|(?:god )?bless (?:you|u)\b"
     r"|(?:sorry|excuse|forgive|pardon) (?:for )?(?:my|the)"
     r" (?:english|grammar|spelling|typos|brevity|slow repl(?:y|ies)|late repl(?:y|ies)|delay)"
-    r"|no (?:issues|problem|problems|worries|rush)\W*$"
+    r"|(?:no|nae) (?:issues|problem|problems|worries|rush|bother)\W*$"
     r"|(?:i'?m |i am )?(?:writing|putting|noting|jotting|leaving) (?:this|it|that) (?:down|here)\b"
     r"|i write (?:this |it )?here\b"
     # An announcement with nothing after it: "Quick brain dump before my next call."
     r"|(?:a |some |quick |a quick |a few )?(?:brain ?dump|update|updates|things|notes|news)"
     r"(?: (?:on|about|before|for|from|while)\b[^,;:]{0,40})?[.!]*$"
     r"|you (?:may|might) (?:remember|recall|be amused|have noticed|laugh|like to know)\b"
-    r"|(?:thanks|thank you|thank u|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke|cheers)\b"
+    # Praise and oaths: "Glory be to God!", "thank the Lord", "praise be".
+    r"|(?:glory be|praise (?:be|god|the lord)|thank (?:god|the lord|heavens|goodness))\b"
+    r"[^.!?]{0,30}[.!?]*$"
+    r"|(?:thanks|thank you|thank u|thank ya|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke"
+    r"|cheers"
+    r"|谢谢|多谢|asante|shukran|arigato|obrigad[oa])(?:\b|(?=\s))"
     r"(?![^.!?]*\b(?:i|i'?m|im|my(?! (?:dear|friend|love|man|guy|g|life|day|week|bacon)\b)|we"
     r"|we'?re|our)\b)"
     r"[^.!?]{0,60}[.!?]*$"
@@ -91,6 +98,7 @@ _EVALUATIVE = (
     r"|the worst|a shame|a pity|a relief|a mess|a nightmare|faster|better|smarter|so kind"
     r"|very kind|too kind"
     r"|hard|real|clever|adorable|gorgeous|magic|wicked|sick|fire|goated|peak|patient|\w+er than"
+    r"|more \w+ than"
     r"|not wrong|(?:precisely|exactly|just) what i (?:needed|wanted|was after|was looking for)"
     r"|confusing|very confusing"
 )
@@ -102,12 +110,12 @@ VERDICT = re.compile(
     # "it's Great Northern in the esky": a capital after the word makes it a name.
     r"|super |absolutely |just |such |too |truly |totally |almost |nearly |kinda |kind of "
     rf"|sort of |somewhat )*(?:{_EVALUATIVE})\b"
-    r"(?!\s+(?-i:[A-Z][a-z]))|what a\b)",
+    r"(?!\s+(?-i:[A-Z][a-z]))|(?:what|whit|wot|wat) a\b)",
     _I,
 )
 # Sayings and tautologies: "work is work", "it is what it is", "bread is bread".
 SAYING = re.compile(
-    r"^\W*(?:(?:ach|och|eh|ah|oh|well|meh|sigh|na ja|naja|nah|aye|ugh)\W+)*"
+    r"^\W*(?:(?:ach|och|eh|ah|oh|well|weel|meh|sigh|na ja|naja|nah|aye|ugh)\W+)*"
     # Not "the doctor is Doctor Fennelly": there the word begins a name.
     r"(?:(?:the )?(\w+)(?:'s| is| are|'re| r) (?:the |a )?\1\b(?!\s+(?-i:[A-Z]))"
     r"|it(?: is|'s) (?:what|whit|wot|wat) it is"
@@ -126,7 +134,11 @@ SAYING = re.compile(
     r"(?:say|said|seh"
     r"|sey)\W*$|as they say"
     r"|you can'?t (?:win|make this|rush)|(?:\w+ )?saying:|it'?s always (?:the )?\w+\W*$"
-    r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$)",
+    r"|(?:\w+ ){0,2}(?:gonna|gotta) \w+\W*$"
+    # "..., ken how it is", "ach weel, cannae complain", "somehow managing", "getting by".
+    r"|.*\b(?:(?:you|ye|ya|u) )?(?:know|ken) how it is\W*$"
+    r"|(?:\w+ ){0,2}(?:can'?t|cannae|canny) complain"
+    r"|.*\b(?:somehow managing|just about managing|getting by|hanging in there)\W*$)",
     _I,
 )
 
@@ -142,6 +154,7 @@ _TASK_VERBS = (
     "|answer|explain|draw up|put together|throw together|whip up|knock up|type up|write up"
     "|chart|plot|graph|visuali[sz]e|chuck together|gie|gimme|scale|rephrase|reword|do the needful"
     "|bump|rerun|re-run|retry|restart|roll back|swap out|reformulate|fill in|fill out|pull out"
+    "|double[- ]check|revisa|rev[íi]same|checa|chequea|corrige|arregla"
     # As texting and dyslexic spelling write them: "giv me 5 names", "rite me a blurb".
     "|giv|rite(?= (?:me|us|it|a|an|this|that)\\b)|mak|maek|mke|sumarise|sumarize|revert|provide"
     "|redraft|re-draft|dae(?= (?:ma|my|me|us|it|this|that|a|an|the)\\b)"
@@ -177,7 +190,8 @@ REQUEST = re.compile(
 REQUEST_AFTER_COMMA = re.compile(
     r"(?:,\s*|\s+and\s+)(?:pls |please |can you |could you )?"
     r"(?:draft|write|rewrite|fix|summari[sz]e"
-    r"|make|turn|translate|check|review|edit|reply|answer|proofread|tidy|format|sort)\s+"
+    r"|make|turn|translate|check|double[- ]check|review|edit|reply|answer|proofread|tidy|format"
+    r"|sort)\s+"
     r"(?:it|this|that|something|me|a|an|the|these|those)\b",
     _I,
 )
@@ -210,6 +224,7 @@ _PASTED_LINE = re.compile(
     | [}\])]                                        # closing brackets
     | (?:\$|>>>|>|\#|//|--|\#!)\s                   # prompts, quotes and comments
     | at\ [\w$.]+\(                                 # stack frames
+    | \[\d{1,2}:\d\d(?::\d\d)?\]\s*\S+:                # a chat log: "[20:14] kira: ..."
     | File\ ".*",\ line\ \d+                       # Python tracebacks
     | Traceback\b|(?:\w+\ )?(?:\w+\.)*\w*(?:Error|Exception)\b:?  # error lines
     | (?i:panic|fatal|error|exception|warning|segfault|err)\b\s*[:\[(].*  # "panic: runtime error"
@@ -271,7 +286,9 @@ _ALONE = re.compile(
     # A forwarded letter or text: "Dear Daniel, your appointment has been moved".
     r"(?i:dear) [A-Z][\w'-]+,\s+(?i:your|this is|we|thank you)\b|"
     r"(?i:select\s.+\sfrom\s+\S|insert\s+into\s+[\w.]+\s*[(v]|update\s+[\w.]+\s+set\s"
-    r"|delete\s+from\s+[\w.]+\s))",
+    r"|delete\s+from\s+[\w.]+\s))"
+    # An R assignment: "fit <- lmer(y ~ treatment + (1|subject), data = df)".
+    r"|^\s*[\w.]+\s*<-\s*[\w.]+\(",
 )
 
 
@@ -356,8 +373,13 @@ STATES = re.compile(
 # Something the user holds true of themselves or their world, which a reaction may carry.
 DURABLE_ANCHOR = re.compile(
     r"\b(?:i|we)(?:'m|m| am|'re| are)? (?:\w+ )?(?:use|prefer|like|love|hate|have|work|live|own|run"
-    r"|teach|study|drive|eat|drink|play|speak|keep|write|always|never|usually)\b"
-    r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b|\b(?:my|our) [\w'-]+(?: [\w'-]+)? (?:is|are)\b",
+    r"|teach|study|drive|eat|drink|play|speak|keep|write|always|never|usually|draw|paint|sing|cook"
+    r"|bake|knit|sew|code|design|build|sell|stream|train|coach)\b"
+    r"|\b(?:i'?m|i am|we'?re|we are) (?:a|an|the)\b"
+    r"|\b(?:my|our) [\w'-]+(?: [\w'-]+)? (?:is|are|r)\b"
+    # What has held for years: "I'm vegan since 2016 🌱", "been a night owl for ten years lol".
+    r"|\bsince (?:19|20)\d\d\b|\bfor (?:\d+|a few|many|several|a couple of|two|three|four|five"
+    r"|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty) years\b",
     _I,
 )
 
@@ -437,9 +459,11 @@ def is_exclamation(content: str) -> bool:
 # What ties a statement to the user's world: a first or third person, an instruction, a habit.
 _ANCHOR = re.compile(
     r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|were|our|ours|us|she|he|they"
-    r"|her|his|their|should|must|always|never|every|each|usually|pls|please|plz|no longer"
+    r"|her|his|their|him|them|should|must|always|never|every|each|usually|pls|please|plz|no longer"
     r"|anymore|not|now|fav|favou?rite|main|at (?:work|home|school|the office)|in (?:the )?future"
-    r"|from now on|going forward|whenever|by default)\b|^\W*(?:actually"
+    r"|from now on|going forward|whenever|by default"
+    # "I" and "my" in Indonesian, Malay and Swahili: "Saya selalu memakai ...", "akaunti zangu".
+    r"|saya|aku|kami|kita|mimi|yangu|wangu|zangu|langu|changu|vyangu)\b|^\W*(?:actually"
     r"|no|nope|don'?t|do not|hate|love|like|prefer|use|avoid|keep"
     r"|call|switched|moved|started|stopped|quit|bought|sold|hired|signed|pivoted|ditched|binned"
     r"|swapped|dropped|joined)\b",

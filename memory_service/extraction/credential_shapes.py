@@ -48,6 +48,13 @@ STRONG = (
     # "Four digits: 5813": a code announced by its length.
     r"|(?:three|four|five|six|seven|eight|\d)[- ]digits?(?=\s*:)"
     r"|l[öo]senord|adgangskode|salasana|heslo|jelsz[óo]|[şs]ifre(?:si|m|n)?|kata\s+sandi|пароль"
+    # Swahili "nenosiri", "nywila" (password), "msimbo" (code); German compounds ending in a code.
+    r"|nenosiri|nywila|msimbo|namba\s+ya\s+siri"
+    r"|(?:wiederherstellungs|sicherheits|zugangs|best[äa]tigungs|backup|notfall|zahlen|tresor"
+    r"|schloss)codes?"
+    # Welsh "cyfrinair" (password) and "côd" (code: not the fish), Hindi "पिन" (PIN).
+    r"|cyfrinair|c[ôo]d\s+(?:y|yr|pin|drws|giât|giat|larwm|sied)\b|(?-i:Côd)|पिन"
+    r"|(?-i:pim)"
 )
 # Scripts written without blanks take the cue wherever it stands.
 CJK_CUE = re.compile(r"パスワード|暗証番号|番号|密码|密碼|验证码|비밀번호|번호")
@@ -65,12 +72,13 @@ WEAK = (
     r"|2fa|mfa|otp|totp|psk|pre-?shared(?:\s+key)?|bearer|authori[sz]ation|auth|session"
     r"|pat|sas(?:\s+token)?|jwt|phpsessid|sessionid|session\s+id|bitlocker|filevault"
     r"|voucher|gift\s*card|(?:pattern|swipe)(?:\s+(?:lock|thing|code))?|metamask|wallet"
-    r"|licen[cs]e|authenticator"
+    r"|licen[cs]e|authenticator|clave"
     r"|(?:webhook|signing|client)\s+secret|deploy\s+key"
     r"|(?:snmp\s+)?community\s+strings?|snmp\s+community"
     r"|cookie|dsn|connection\s+string|ssid|visa|mastercard|amex|expiry|exp"
     # Things that open with a code: "Back door's 1198", "alarm master code is 13579".
-    r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|garage|padlock|keypad|router|vpn"
+    r"|codes?|admin|root|door|gate|safe|alarm|locker|lock ?box|key ?safe|key ?box|garage|padlock"
+    r"|keypad|router|vpn"
     r"|wifi|wi-fi|network|unlock(?:s|ed)?|badge|locks?"
     r"|voicemail|panel|punch\s+in|key\s+in|type\s+in|enter|dial|combo"
     r"|c[óo]digo|codice|kod|kodu|kombination|combinaison|combinazione|combinaci[óo]n|tresor"
@@ -87,7 +95,9 @@ NAMED = re.compile(
 NOT_A_CREDENTIAL = re.compile(
     r"\b(?:error|status|exit|return|response|http|zip|post|postal|area|country|source|promo|discount"
     r"|vs|visual studio|claude|morse|dress|genetic|machine|pin"
-    r"|coupon|tracking|item|model|part|sku|qr|bar|colou?r|dress|morse|diagnostic|obd|fault)\s+$",
+    r"|coupon|tracking|item|model|part|sku|qr|bar|colou?r|dress|morse|diagnostic|obd|fault)\s+$"
+    # "a Master Lock 5400": a cue after "a" and a brand names a product.
+    r"|\ban?\s+(?-i:[A-Z][\w-]+)\s+$",
     re.I,
 )
 
@@ -114,7 +124,9 @@ NOT_VALUES = frozenset(
     eight nine ten twelve sixteen twenty only monitored named
     known held taped stuck pinned split posted printed taught told given seen sent found kept
     lol haha thanks please pls again later soon today tonight 1password keepassxc lastpass
-    bitwarden dashlane authy redacted up down out off
+    bitwarden dashlane authy redacted up down out off usually generally typically normally mostly
+    often sometimes rarely scritta scritto escrita escrito écrit écrite trocada trocado cambiada
+    cambiado cambiata cambiato changée changé guardada guardado salvata salvato geändert anotada
     """.split()  # noqa: SIM905 - a word list reads better as words
 )
 NOT_VALUE_SHAPES = re.compile(
@@ -216,7 +228,19 @@ _READ_OUT = (
 )
 READ_OUT = re.compile(rf"(?<![\w'])(?:{_READ_OUT}(?![\w'])[\s,]+){{4,}}{_READ_OUT}(?![\w'])", re.I)
 # A digit written as one among the words counts too: "four 4 seven 1".
-_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)\b"
+_DIGIT_WORD = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d"
+    # The digits in the languages and dialects users read codes out in: Swahili, Welsh, Scots,
+    # Spanish, German, French, Portuguese, Tagalog.
+    r"|sifuri|moja|mbili|tatu|nne|tano|sita|saba|nane|tisa"
+    r"|un|dau|tri|pedwar|pump|chwech|saith|wyth|naw"
+    r"|wan|twa|twae|fower|sax|seeven|aicht"
+    r"|cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve"
+    r"|null|eins|zwei|drei|vier|f[üu]nf|sechs|sieben|acht|neun"
+    r"|z[ée]ro|deux|trois|quatre|cinq|sept|huit|neuf"
+    r"|um|dois|tr[êe]s|quatro|sete|oito|nove"
+    r"|isa|dalawa|tatlo|apat|lima|anim|pito|walo|siyam)\b"
+)
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
 # Words joined as dictation says the joins: "Bluebell dash Cottage dash 61", "Hollis underscore
@@ -255,7 +279,7 @@ SEPARATORS = frozenset(
     (
         *("is", "was", "are", "it's", "its", "=", "->", "reads", "says", "colon", "as"),
         # "is" in the languages users slip into: "le mot de passe du wifi est croissant".
-        *("est", "es", "ist", "é", "è", "er"),
+        *("est", "es", "ist", "é", "è", "er", "ni", "adalah", "ialah", "jest", "är"),
     )
 )
 FILLERS_AFTER_SEPARATOR = frozenset(
@@ -290,7 +314,10 @@ FOR_ACCOUNT = re.compile(
 VALUE_FIRST = re.compile(
     rf"(?<!\S)(?P<value>[^\s\"'`]+)\s+(?:is|was|will be|=)\s+(?:now\s+|still\s+)?"
     rf"(?:my|the|our|your|his|her|their)\s+(?:new\s+|current\s+|old\s+)?(?:[\w-]+\s+){{0,2}}"
-    rf"(?:{STRONG})(?![\w-])",
+    rf"(?:{STRONG})(?![\w-])"
+    # "4471, that's the keysafe at mum's": the value first, then what it opens.
+    rf"|^\W*(?P<first>[^\s,]*\d[^\s,]*),\s+(?:that'?s|thats|that is|it'?s)\s+(?:the|my|our|your"
+    rf"|[\w'-]+'s)\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}(?:{STRONG}|{WEAK})(?![\w-])",
     re.I,
 )
 _CODE_DIGITS = r"\d(?:[ -]?\d){2,7}[#*]?"
@@ -450,8 +477,8 @@ UNLOCK_PATTERN = re.compile(
 )
 # A dial's turns, three or more, with or without a cue: "left to 32, right to 11, left to 54".
 DIAL_TURNS = re.compile(
-    r"\b(?P<value>(?:left|right)(?: to)? \d{1,3}"
-    r"(?:,? (?:then |and )?(?:left|right)(?: to)? \d{1,3}){2,})",
+    rf"\b(?P<value>(?:left|right)(?: to)? {_NUMBER_WORD}"
+    rf"(?:,? (?:then |and )?(?:left|right)(?: to)? {_NUMBER_WORD}){{2,}})",
     re.I,
 )
 # A security question's answer in capitals or title case right after it: "FIRST SCHOOL ST
@@ -460,14 +487,20 @@ QUESTION_THEN_NAME = re.compile(
     r"(?i:\b(?:first\s+(?:pet|car|school|teacher|job|boss)|maiden\s+name|city\s+of\s+birth"
     r"|birth\s*place|favou?rite\s+(?:teacher|book|film|movie|band|food)"
     r"|street\s+(?:you|i|we)\s+grew\s+up\s+(?:on|in)|(?:town|city)\s+(?:you\s+were|i\s+was)\s+born"
-    r"(?:\s+in)?|(?:father|mother)'?s\s+middle\s+name))[:,]?\s+"
+    r"(?:\s+in)?|(?:father|mother)'?s\s+middle\s+name))['\"\u2019\u201d]?[:,]?\s+"
+    r"(?:(?:and\s+)?(?-i:I)\s+(?:put|used|answered|wrote|chose|gave|typed|entered)\s+)?"
     r"(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
 )
 # Letters of a memorable word asked by position: "the 2nd, 5th and 7th letters are A, L and D".
 LETTERS_BY_POSITION = re.compile(
     r"\b\d{1,2}(?:st|nd|rd|th)(?:,? (?:and )?\d{1,2}(?:st|nd|rd|th))* (?:letters?|characters?"
     r"|digits?)(?: (?:of|from) [\w ]{1,30}?)? (?:are|is|=|:)\s+"
-    r"(?P<value>[A-Za-z0-9](?:,? (?:and )?[A-Za-z0-9]\b)*)",
+    r"(?P<value>[A-Za-z0-9](?:,? (?:and )?[A-Za-z0-9]\b)*)"
+    # Without the noun: "I've typed in the 2nd, 4th and 7th: O, E and U".
+    r"|\b\d{1,2}(?:st|nd|rd|th)(?:,? (?:and )?\d{1,2}(?:st|nd|rd|th))+\s*:\s*"
+    r"(?P<letters>[A-Za-z0-9](?:,? (?:and )?[A-Za-z0-9]\b)+)"
+    # The word itself, in capitals, before the letters asked of it: "It's HONEYSUCKLE, so ...".
+    r"|\b(?:it'?s|is|was)\s+(?P<word>(?-i:[A-Z]{5,}))\b(?=[^.\n]{0,60}\d{1,2}(?:st|nd|rd|th)\b)",
     re.I,
 )
 # Seed words given in numbered groups: "words 1-6: crane hobby ...", "25th word: Stardust-Ferret".
@@ -499,7 +532,13 @@ CODE_AFTER_COLON = re.compile(
 LETTERED_CODE = re.compile(
     r"(?<!error )(?<!status )(?<!promo )(?<!discount )(?<!zip )(?<!post )(?<!tracking )"
     r"\b(?:code|passcode|pin)\b(?:\s+(?:is|was)|:)\s+(?:it'?s\s+)?"
-    r"(?P<value>\d{3,8}(?-i:[A-Z])|(?-i:[A-Z])\d{3,8})\b",
+    r"(?P<value>\d{3,8}(?-i:[A-Z])|(?-i:[A-Z])\d{3,8}(?-i:[A-Z])?)\b"
+    # Without "is" after a lock's code: "Dispensary door code C4829X".
+    r"|\b(?:door|gate|alarm|safe|lock|keypad|access|entry|building|dispensary)\s+code\s+"
+    r"(?P<bare>\d{3,8}(?-i:[A-Z])|(?-i:[A-Z])\d{3,8}(?-i:[A-Z])?)\b"
+    # A door or a lock said to be its code: "Golf club locker room door is C1984X now".
+    r"|\b(?:door|gate|keypad|padlock|lock|locker|safe|alarm)\s+(?:is|was)\s+(?:now\s+)?"
+    r"(?P<door>\d{3,8}(?-i:[A-Z])|(?-i:[A-Z])\d{3,8}(?-i:[A-Z])?)\b",
     re.I,
 )
 # A password said to be a sentence, then given: "My master password is a whole sentence: I
@@ -542,6 +581,31 @@ PHONETIC_READ_OUT = re.compile(
     rf"(?P<value>(?:{_PHONETIC_OR_DIGIT}[\s,-]+){{3,}}{_PHONETIC_OR_DIGIT})(?![\w'])",
     re.I,
 )
+# The answer to a hinted or asked question: "the hint I set was 'childhood street' and the answer
+# is Wellington Crescent".
+ANSWER_GIVEN = re.compile(
+    r"\b(?:hint|question|prompt)\b[^.\n]{0,80}?\bthe answer (?:is|was|:)\s*['\"\u2018\u201c]?"
+    r"(?P<value>[^,.;!?\n'\"\u2019\u201d]+)",
+    re.I,
+)
+# A value given as things after a colon that says what kind: "the password on the iPad is
+# literally three emoji: unicorn, pizza, thumbs up".
+KINDS_GIVEN = re.compile(
+    rf"(?:{STRONG})\b[^.:\n]{{0,60}}?\b(?:is|was|are)\b[^.:\n]{{0,30}}\b(?:emoji|emojis|words"
+    r"|names|animals|colou?rs|things|pictures)\s*:\s*(?P<value>[^.\n]+)",
+    re.I,
+)
+# A value worked out in words, then given: "it's 45 times 2 and then a 7 on the end, so 907",
+# "our initials on the keypad, SK-JP, i.e. 75-57"; read in a sentence that names a credential.
+DERIVED = re.compile(
+    r"(?:\b(?:so|ie|that'?s|thats|which (?:makes|gives)|making)\b,?\s+|\bi\.e\.,?\s*"
+    r"|[=\u2014\u2013]\s*)"
+    r"(?P<value>\d{3,8}|\d{2,4}(?:-\d{2,4})+|(?-i:[A-Z]{2,}\d*(?:-[A-Z0-9]{2,})*))"
+    r"(?=\s*(?:[.,;!?\u2014\u2013-]|$))"
+    r"|\b(?:initials|birthday|birth ?year|year|name|date|digits)\b[^.,;\n]{0,30},\s*"
+    r"(?P<described>(?-i:[A-Z]{2,}[\w-]*\d[\w-]*|[A-Z]{2,}-[A-Z]{2,}))(?=\s*(?:[.,;!?]|$))",
+    re.I,
+)
 # Every pattern whose named groups are credential values wherever it matches in a sentence.
 VALUE_PATTERNS = (
     VALUE_FIRST,
@@ -549,6 +613,8 @@ VALUE_PATTERNS = (
     CODE_AFTER_COLON,
     LOCK_NUMBER,
     PHONETIC_READ_OUT,
+    ANSWER_GIVEN,
+    KINDS_GIVEN,
     LETTERED_CODE,
     Gated(re.compile(r"\b(?:sentence|phrase|quote|line|lyric|year)\b", re.I), SENTENCE_GIVEN),
     DESCRIBED_CODE,

@@ -25,6 +25,7 @@ from memory_service.extraction.credential_shapes import (
     CODE_SECRET,
     CORRECTED,
     CUE,
+    DERIVED,
     DETERMINERS,
     DICTATED_AFTER,
     DICTATION,
@@ -158,6 +159,10 @@ def _value_span(token: re.Match[str]) -> Span:
     return token.start() + start, token.start() + end
 
 
+# A product named after "a" or "an", whose number follows: "a Master Lock 5400", "an Xbox 360".
+_MODEL_NAME = re.compile(r"\ban?\s+(?:[A-Z][\w-]*\s+){1,2}$")
+
+
 def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
     """Return the value spans near each cue in one sentence."""
     words = [t.group() for t in sentence]
@@ -184,6 +189,8 @@ def _cue_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
         for i in range(lo, hi):
             if at <= i <= last and not _token_beyond_cue(sentence[i], cue):
                 continue
+            if _MODEL_NAME.search(text, max(0, sentence[i].start() - 40), sentence[i].start()):
+                continue  # "is a Master Lock 5400": the number of a product's model
             # The word before may be the cue's own ("account number 70457988").
             previous = words[i - 1] if i and i != last + 1 else ""
             if i == last + 2 and previous.strip(EDGE).lower() in ("no", "nr", "number", "#"):
@@ -256,6 +263,8 @@ def _introduced_value(
             previous = word
             continue
         if introduced:
+            if word.endswith(("'s", "\u2019s")) and token.group().lstrip(EDGE)[:1].isupper():
+                return []  # "Door codes == Priya's job": whose job it is, not a value
             colon = text[cue_end : cue_end + 1] in (":", "=") or previous.endswith((":", "="))
             if not (plain_value(raw) or (colon and word and word not in DETERMINERS)):
                 return []
@@ -274,8 +283,8 @@ def _introduced_value(
             introduced = True
         elif word in LEADS and not phrase:
             pass  # "password changed to ...": only "to" may follow
-        elif word in PHRASE_STARTS and previous.strip(EDGE) not in LEADS:
-            phrase = True
+        elif (word in PHRASE_STARTS and previous.strip(EDGE) not in LEADS) or raw.startswith("("):
+            phrase = True  # "pass (first part): Walrus": an aside in brackets before the mark
         elif not phrase and not SEPARATOR_MARKS & {t.group() for t in after[:SEPARATOR_REACH]}:
             return []
         previous = raw
@@ -345,7 +354,10 @@ def _login_spans(sentence: list[re.Match[str]], text: str) -> list[Span]:
         value = pair.group("value")
         if not name or name in NOT_VALUES:
             continue
-        if value_like(value) or (cued and pair.group("blank") and plain_value(value)):
+        # A row of cells set apart by bars ("Admin accounts | hardware keys only | since 2023")
+        # pairs no name with a secret unless the cell looks like one.
+        row = text.count("|", start, end) >= 2 and "|" in pair.group()
+        if value_like(value) or (cued and pair.group("blank") and plain_value(value) and not row):
             spans.append(pair.span("value"))
     return spans
 
@@ -374,8 +386,16 @@ def credential_spans(text: str) -> list[Span]:
         spans += [m.span() for m in SPELLING.finditer(text, start, end)]
         if STRONG_CUE.search(text, start, end):
             spans += [m.span("value") for m in NAMED.finditer(text, start, end)]
-            spans += [m.span("value") for m in QUOTED.finditer(text, start, end)]
+            # Not a cue word quoted: "I often type 'pasword' when I mean password".
+            spans += [
+                m.span("value")
+                for m in QUOTED.finditer(text, start, end)
+                if not CUE.fullmatch(m.group("value"))
+            ]
         if cued:
+            spans += [
+                m.span(g) for m in DERIVED.finditer(text, start, end) for g in m.groupdict() if m[g]
+            ]
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
             spans += [m.span("value") for m in CORRECTED.finditer(text, start, end)]
             spans += [
@@ -465,7 +485,8 @@ def _after_strong_cue(text: str, start: int, end: int) -> list[Span]:
     set_from = None  # the end of the first strong cue after the lead
     for cue in STRONG_CUE.finditer(text, start, end):
         given = _WORDS_THEN_NUMBER.match(text, cue.end(), end)
-        if given and not UNITS.match(text, given.end()):
+        model = given and _MODEL_NAME.search(text, max(0, cue.start() - 8), given.start("value"))
+        if given and not model and not UNITS.match(text, given.end()):
             words = given.group("value").split()[:-1]
             if all(plain_value(word) and word.lower() not in PHRASE_STARTS for word in words):
                 spans.append(given.span("value"))

@@ -29,7 +29,8 @@ rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
 oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
 kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o|i mean|
-nossa|blimey|crikey|gosh|golly|jeez|geez|my dear|dear|darling|hun|hon
+nossa|blimey|crikey|gosh|golly|jeez|geez|my dear|dear|darling|hun|hon|谢谢|多谢|asante|shukran|
+arigato|obrigado|obrigada|gracias|merci|danke
 """
 _OPENER_ALTERNATION = "|".join(
     p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
@@ -73,11 +74,14 @@ SMALL_TALK_FORMULA = re.compile(
     r"|a soul)\b|(?:my |the |our )?[\w']+ (?:says|said|reckons|thinks) (?:i|i'm|im|i am|me|he|she"
     r"|they)\b|enough about me|i'?ll leave you (?:be|to it|alone)|the kettle'?s calling"
     r"|she'?ll be right|you'?ll never guess|wine o'?clock|fair point|you win(?: this)?\b"
-    r"|that'?s what i'?m talking about|(?:bueno,? )?me voy\b|me tengo que ir"
+    r"|that'?s what i'?m talking about|(?:bueno,? |ya )?me voy\b|me tengo que ir"
     r"|(?:right,? )?that'?s me (?:away|off)\b|(?:you|ye)'?ve got me there"
     r"|bless (?:his|her|their|your) heart|butter my biscuit|don'?t get me started"
     r"|(?:right,? )?i'?ll love (?:you|ye|ya) and leave (?:you|ye|ya)\b"
-    r"|(?:you'?ve |you )?(?:saved|made) my (?:life|day|week|bacon)\b"
+    r"|(?:you'?ve |you )?(?:saved|save|made|make) my (?:life|day|week|bacon)\b"
+    r"|i'?m done (?:venting|ranting|moaning|complaining)\b|rant over\b|end of rant\b"
+    r"|fair play(?: (?:to|tae) (?:you|ye|ya))?\W*$"
+    r"|(?:my |the |our )?[\w']+ (?:says|said) (?:you'?re|god bless|hi|hello|thanks|thank you)\b"
     r"|you (?:really |sure |certainly |don'?t half )?know your (?:stuff|onions)\b"
     r"|(?:sorry,? )?i'?ve (?:rambled|gone) on (?:again|a bit|a lot)\b|back again\b"
     r"|i'?m (?:so )?(?:stealing|borrowing|nicking|pinching) (?:it|that|this)\b"
@@ -180,8 +184,15 @@ TRANSIENT = re.compile(
     r"sleepy|hungry|thirsty|sick|ill|unwell|bored|stressed|jet-?lagged|hungover|upset|annoyed|"
     r"frustrated|confused|nervous|worried|anxious|overwhelmed|relieved|"
     r"under the weather|running late|in a (?:rush|hurry))\b"
-    r"|\b(?:i'?m|i am|im) (?:currently |presently |now |just )?(?:cooking|eating|waiting|driving"
-    r"|sitting|walking|heading|commuting|"
+    r"|\b(?:i'?m|i am|im) (?:currently |presently |now |just )?(?:cooking|eating|waiting"
+    # Driving a car of one's own is not of the moment: "I'm driving my mom's 2016 RAV4 now".
+    r"|driving(?! (?:a|an|my|our|the|his|her|their)(?: [\w-]+'s)? (?:(?:19|20)\d\d|used|new"
+    r"|second-?hand|company|leased?)\b)"
+    r"|sitting|walking|heading|commuting"
+    # "I'm stood in the lambing shed", "I'm off to stuff 140 favour bags"; not "I'm sat on the
+    # board" or "I'm off to university in September".
+    r"|(?:stood|sat)(?! on (?:the |a )?(?:board|committee|council|panel|bench))"
+    r"|off to (?:bed|\w+ (?:the|some|my|a|an|\d+)\b)|"
     r"boarding|stuck|having (?:lunch|dinner|breakfast|a break))\b"
     r"|\bi'?m (?:at|in) (?:the|a) (?:airport|station|meeting|hotel|cafe|café|coffee shop|gym|"
     r"doctor'?s?|dentist|hospital|queue|lobby)\b"
@@ -264,7 +275,11 @@ TRANSIENT = re.compile(
     r"|\b(?:network|signal|reception|connection) is (?:bad|poor|terrible|awful|patchy)\b"
     r"|\b(?:i'?m|i am) (?:very |so |really |super |crazy |extremely )?busy\b"
     r"|\b(?:fog|rain|snow|wind|sun|weather)(?:'s| is) (?:\w+ )?(?:lovely|thick|heavy|awful|grim"
-    r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out)\b"
+    r"|glorious|gorgeous|terrible|mad|wild|brutal|biblical|out|bad|foul|rough|wet|horrible"
+    r"|miserable)\b"
+    # The shop's or the ward's moment: "Queue out the door.", "40 TTOs pending."
+    r"|\bqueue(?:'s| is| was)? out the door\b"
+    r"|^\W*\d+\s+[\w-]+\s+(?:pending|waiting|outstanding)\W*$"
     # Now and today in the languages users slip into.
     r"|\b(?:hoy|ahorita|ahora mismo|hoje|aujourd'hui|heute|oggi|vandaag)\b"
     r"|\ben el (?:bus|metro|tren|carro|coche|uber|tr[aá]fico)\b",
@@ -298,7 +313,8 @@ CHANGE = re.compile(
 # "everything" also turn up in states of the moment ("took everything out of me").
 STANDING_RULE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|from here on|whenever"
-    r"|by default|each time|every time|standing rule|house rule|ground rule|as a rule)\b"
+    r"|by default|each time|every time|standing rule|house rule|ground rule|as a rule"
+    r"|without exception|no exceptions)\b"
     # A condition a rule holds under: "the helpdesk only resets a password after a call".
     r"|\bonly\b[^.,;!?]{0,40}\b(?:after|once|until|unless)\b"
     r"|^\W*(?:pls |please )?(?:don'?t|dont|do not|stop|no more)\b",
@@ -418,6 +434,7 @@ DISCOURSE_SUFFIX = re.compile(
     r"(?:[\s,]+(?:lol+|haha+|lmao|tbh|ngl|btw|fr|xd|honestly|let'?s go+|tho|though"
     # A dare or a shrug after the statement: "Irn-Bru is the best, fight me".
     r"|fight me|sue me|come at me|don'?t judge(?: me)?|no judg(?:e)?ment|just saying"
+    r"|(?:don'?t|dont|dinnae|do not) let me forget"
     r"|[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]+))+\W*$",
     _I,
 )

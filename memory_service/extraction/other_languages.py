@@ -25,7 +25,10 @@ QUESTION = (
     # may", "bata jo", "pata hai kya", "explain kar de", "yaad dila de".
     r"|pano|ano (?:kaya|ba|po)|pwede (?:ko )?bang?|kung (?:may|meron|ano|paano|saan|ilang)"
     r"|bata(?: do| de| dena| na| jo)?(?=\W*$|\s+jo\b)|pata hai kya|explain kar(?: do| de| dena)"
-    r"|yaad dila(?: do| de)?)" + _WORD_END
+    r"|yaad dila(?: do| de)?"
+    # Swahili: "unajua kama" (do you know if), "nisaidie kujua" (help me know), "nielezee" (explain
+    # to me), "naomba kujua" (I ask to know).
+    r"|unajua kama|unajua (?:nini|wapi|lini|vipi)|nisaidie kujua|nielezee|naomba kujua)" + _WORD_END
 )
 # Asking for something to be made now: "me faz uma bio", "fais-moi un résumé", "likh do".
 REQUEST = (
@@ -42,16 +45,22 @@ MOMENT = (
     r"|\bce soir\b|\bicitte\b|\bdepuis (?:une|deux|\d+) heures?\b"
     r"|\bt[ôo] (?:morrendo|cansad[oa]|no|na)\b|\bamanh[ãa]\b"
     r"|\babhi\b|\baaj\b|\bja (?:raha|rahi)\b|\bmein hoon\b"
+    # Swahili: "leo" (today) before a time of day, "sasa hivi" (right now), "niko" (I am at).
+    r"|\bleo (?:asubuhi|jioni|usiku|mchana)\b|\bsasa hivi\b|\bniko\b"
 )
 # Maybes and conditions: "si j'avais su", "se eu chegar", "talvez".
 MAYBE = (
     r"^\W*(?:si j'|si je|se eu|se a gente|talvez|agar|in[şs]allah|inshallah|mungu akipenda)\b"
+    # Swahili's conditional "-ki-": "Nikipata loan, nitanunua ..." (if I get a loan, I'll buy).
+    r"|^\W*(?:niki|tuki|ukiwa|kama nita)\w*"
     r"|\bj'serais\b|\bje serais\b"
 )
 # Thanks, goodbyes and exclamations: "merci mon chum", "valeu demais", "chalo bye".
 SMALL_TALK = (
     r"\b(?:merci|valeu|tmj|chalo|à la prochaine|a la prochaine|dhanyavaad|shukriya|obrigad[oa]"
-    r"|kwaheri|asante|çok sağol|teşekkürler|danke schön|grazie)" + _WORD_END
+    r"|kwaheri|asante|çok sağol|teşekkürler|danke schön|grazie"
+    # Welsh, Polish and Tagalog thanks and oaths: "diolch", "dziękuję", "kurde", "grabe".
+    r"|diolch|duw|dzi[ęe]kuj[ęe]|kurde|kurcz[ęe]|grabe|hay naku|ay naku)" + _WORD_END
 )
 # A change: "agora meu main é CS2", "je fais Moncton-Halifax maintenant", "fini le Tim".
 CHANGE = (

@@ -20,7 +20,7 @@ QUESTION_MARK = re.compile(r"\?(?=[\s\"')\]]|$)")
 _LEAD = (
     r"(?:^|:\s+)\W*(?:(?:hey|hi|so|and|but|ok|okay|also|btw|quick question|question|um|uh|hmm|oh|yo"
     r"|pls|plz|please|wait|like|ngl|tbh|sorry|sry|ugh|lol|omg|omfg|excuse me|kindly|abeg|oya"
-    r"|aye|right|look|listen|mate|dear|now|oi|quick q|q)\b[,:\s\u2013\u2014-]*)*"
+    r"|aye|right|look|listen|mate|dear|now|oi|oye|quick q|q)\b[,:\s\u2013\u2014-]*)*"
 )
 _PERSONS = r"(?:you|u|ya|i|we|it|they|he|she|there|anyone|anybody|someone|somebody|ppl|people)"
 _SUBJECTS = (
@@ -30,14 +30,14 @@ _SUBJECTS = (
 # With the spellings of texting and dialect ("wats", "whit's", "wot").
 _WH = (
     r"(?:what|whats|wat|wats|wut|wot|wots|whit|whits|wht|wetin|where|wheres|when|whens|who|whos|whom"
-    r"|whose|why|whys|which|how|hows|hw|hwo"
+    r"|whose|why|whys|which|how|hows|hw|hwo|wen(?= \w)"
     r"|wit(?= (?:time|is|are|does|do|did|was|day|size|kind)\b)"
     # Jamaican and Caribbean "weh" and "whey" ask where or what: "whey di nearest bank".
     r"|(?:weh|whey|wey)(?= (?:di|de|yuh|unu|mi|fi|dem)\b))"
 )
 # "wondering" as it is typed: "wundering", "wonderin".
 _WONDERING = r"w[ou]nd(?:e)?rin[g']?"
-_WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if)"
+_WH_CLAUSE = r"(?:how|what|why|when|where|which|who|whether|if|whit|hoo|whaur)"
 # "can u tighten up these notes", "Could you draft a letter to parents": asking the assistant to
 # produce or do something is a request, not a question (asking to tell, explain or remind is).
 _PRODUCE = (
@@ -46,12 +46,12 @@ _PRODUCE = (
     r"|trim|condense|soften|polish|improve|simplify|summari[sz]e|translate|reformulate|rephrase"
     r"|reword|put together|pull out|fill in|fill out|sort|give (?:me )?feedback|reply|respond|book"
     r"|schedule|set up|build|add|update|send|save|store|note|jot|type up|write up|whip up|knock up"
-    r"|annotate|label|highlight|chart|plot|graph|check(?!\s+(?:if|whether|what|when|how|who|why))"
+    rf"|annotate|label|highlight|chart|plot|graph|check(?!\s+(?:{_WH}|whether|if)\b)"
     r"|help (?:me|us) (?:to )?(?:draft|write|compose|plan|reply|shape|prepare|make|put|word|respond"
     r"|tidy|fix))\b"
 )
 _REQUEST = (
-    rf"(?!(?:you|u|ya)\s+(?:(?:please|pls|kindly|maybe|ever|just|quickly|possibly)\s+)*"
+    rf"(?!(?:you|u|ya|ye)\s+(?:(?:please|pls|kindly|maybe|ever|just|quickly|possibly)\s+)*"
     rf"(?:be so (?:good|kind) as to\s+)?{_PRODUCE})"
 )
 # Forms that open the sentence (after ``_LEAD``): inverted auxiliaries and question words.
@@ -71,10 +71,22 @@ _OPENING = (
     r"|(?-i:Is|Are|Isn'?t|Aren'?t)\s+[\w'-]+"
     rf"|(?:is|are|am|was|were|r|isn'?t|aren'?t|wasn'?t)\s+{_SUBJECTS}\b"
     # "when I ask for code, use Python" is a condition, not a question.
-    rf"|{_WH}(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
+    # Not "what a day", "whit a day": an exclamation ("whats a good mic" still asks).
+    r"|(?!(?:what|whit|wot|wat)\s+an?\b)"
+    rf"{_WH}(?:'s|'re|'d|'ll)?\b(?!\s+(?:i|i'm|im|we|we're|you|u|my|our|your)\b)(?!,)"
     r"|(?:the |a |any )?(?:best|quickest|fastest|easiest|cleanest|simplest|safest|cheapest|right"
     r"|proper|correct|good|better|smartest|nicest) way to\b|is there (?:a|any)\b"
     r"|any (?:idea|ideas|clue|tips|advice|suggestions|recommendations|thoughts|chance)\b"
+    # "any drills for 1v1 defending", "any good apps for budgeting": things asked for.
+    r"|any (?:good |decent |cheap |easy |simple )?[\w-]+s for\b(?![^.!?]*\b(?:are|is|get|go)\b)"
+    # "whats our p99 budget again", "where's my invoice": "is" contracted asks about one's own.
+    r"|(?:whats|what's|wats|wheres|where's|whens|when's|whos|who's|hows|how's)\s+(?:my|our|your"
+    r"|ur)\b"
+    # Pidgin asks how with "go", "fit" or "wan": "abeg how i go calculate my profit".
+    r"|how (?:i|we|una|im) (?:go|fit|wan|suppose|dey)\b"
+    # Texting drops "it" before a judgement asked of a figure: "is 50 too high w/ 12 pods".
+    r"|(?:is|are|r)\s+\d[\w.,/%-]*\s+(?:[\w-]+\s+)?(?:too|enough|ok|okay|normal|safe|legit"
+    r"|worth|overkill)\b"
     r"|anyone know|anybody know|does anyone|recommendations? for\b|(?:the )?difference between\b)"
 )
 # Forms that ask from anywhere in the sentence: embedded questions and statements of not knowing.
@@ -90,6 +102,14 @@ _EMBEDDED = "|".join(
         r"^\W*(?:weather|forecast)\s+(?:for|in|at|on|tmrw|tmr|tomorrow|today|tonight|this|next)\b",
         r"(?:i'?d|i would|i should|i want to|i wanna|i need to|id|i wish to|i wish t')"
         r" (?:like to |love to )?know"
+        # A question relayed now: "Dad asks when the fair is", "Mum would like to know how".
+        rf"|\b(?:asks|is asking|would like to know|'d like to know|wants to know|wonders)"
+        r" (?:when|what|how|whether|if|is|are|do|does|can|could|should|where|why|which|who)\b"
+        r"|\b(?:grateful|glad|pleased|obliged) to (?:know|learn|hear)\b"
+        r"|\bkindly (?:revert on|confirm|clarify|advise|inform|let (?:me|us) know)\b"
+        # Asked to find something out: "can ye check whit the forecast is".
+        r"|\b(?:can|could|would|will) (?:you|u|ya|ye) (?:please |just |quickly )?(?:check|find out"
+        rf"|look up|see) (?:{_WH}|whether|if)\b"
         r"|want(?: to)? know",
         rf"need to know {_WH_CLAUSE}",
         # Spanish, which bilingual users slip into mid-conversation.
@@ -121,15 +141,27 @@ _EMBEDDED = "|".join(
         # bigger", "I've got a listing with a cracked slab, how do I even price that".
         r",\s+(?:(?:so|and|but)\s+)?(?:how|what|where|which|why|who)\s+(?:do|does|can|could"
         r"|should|would|is|are)\s+(?:i|we|you|it|they|this|that|these)\b",
-        r"^\W*\w+ or \w+(?: for (?:this|that|it|me|us))?\W*$",
+        # A choice put in two words: "postgres or mysql for this", "hold the statin or switch".
+        r"^\W*\w+(?: (?:the|a|an|it|this|that|them|my|our) [\w-]+)? or \w+"
+        r"(?: (?:it|them|on|off|up|out)| for (?:this|that|it|me|us))?\W*$",
         # "ketamine vs midaz for excited delirium": a comparison asked for.
         r"^\W*[\w.-]+ (?:vs\.?|versus) (?![Cc]ode\b)[\w.-]+\b",
         # "need epi dose, pedi anaphylaxis": a figure asked for in shorthand.
         r"^\W*(?:need|want|looking for) (?:the |a |an )?(?:[\w-]+ )?(?:dose|dosage|dosing|formula"
-        r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate)\b",
+        r"|calc|calculation|conversion|syntax|command|spec|specs|ratio|rate|standard|threshold"
+        r"|limit|deadline|torque|requirements?|criteria|rules)\b",
+        # A dose or a level asked for in a clinician's shorthand: "Vanc loading dose 85kg", "max
+        # paracetamol dose adult under 50kg", "Gent once daily, trough target".
+        r"^\W*(?:max|maximum|min|minimum|loading|maintenance|starting|usual|typical)\s+(?:[\w-]+\s+)?"
+        r"(?:dose|dosing|dosage)\b(?![^.!?]*\b(?:is|are|was|were|i|my|we)\b)"
+        r"|\b(?:dose|dosing|dosage|trough target|target trough|target level)"
+        r"(?:\s+(?:adult|child|paed|pedi|neonate)\w*)?(?:\s+(?:under|over|for|in)?\s*\d+\s*(?:kg|yo"
+        r"|years?))?\W*$",
         rf"curious (?:if|whether|how|what|why|about)|not sure {_WH_CLAUSE}|no idea {_WH_CLAUSE}",
         rf"can'?t remember {_WH_CLAUSE}|(?:trying|want) to (?:figure|work) out {_WH_CLAUSE}",
-        r"(?:remind|tell|show|teach) (?:me|mi|meh|us)"
+        # "reckon u could tell me max demand for a 3 bed": a request to be told is a question.
+        r"\b(?:you|u|ya|ye) (?:could|can|might|would) (?:tell|show|explain to) (?:me|us)\b(?! to\b)"
+        r"|(?:remind|tell|show|teach) (?:me|mi|meh|us)"
         r"(?: (?:please|pls|roughly|again|quickly|exactly|ulit|po)|,[^,.!?]{1,30},)?"
         rf" (?:{_WH_CLAUSE[3:-1]}|about|the rules|paano|kung)\b",
         r"\btell (?:me|us) (?:a |the )?(?:polite|good|nice|simple|easy|quick|best|right) ways?\b",
@@ -243,7 +275,7 @@ INTERROGATIVE = re.compile(rf"{_LEAD}{_OPENING}|\b(?:{_EMBEDDED})\b|{_AFTER_ASID
 # lookup (the contract's rule); without one they are small talk.
 GREETING_QUESTION = re.compile(
     r"^\W*(?:\w+\W+)?(?:where (?:was|were) (?:i|we)(?=\W*$)|what'?s good|what'?s up|wh?a?ss?up"
-    r"|sup|how'?s it going|how are (?:you|u|ya"
+    r"|sup|how'?s it (?:going|gaun|goin)|where (?:does|did) (?:the )?time go|how are (?:you|u|ya"
     r"|things)|how r u|how (?:have|'?ve) you been|u good|you good|how was your (?:day|weekend))\b",
     _I,
 )

@@ -102,6 +102,8 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ),
     # What a recruiter or a freelancer specialises in, whatever field it names.
     ("niche", r"\bniche\b"),
+    ("caseload", r"\bcase ?loads?\b|\bopen cases\b"),
+    ("sponsor", r"\bsponsors?\b|\bsponsored by\b|\bsponsorships?\b"),
     ("backend stack", r"\bback-?end\b"),
     (
         "editor",
@@ -192,8 +194,9 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ("date format", r"\bdates?\b.*\bformat|\bformat\w* dates\b|\byyyy\b|\biso 8601\b"),
     (
         "units",
-        r"\bmetric\b|\bimperial\b|\bkilomet|\bkilogram|\bmiles\b|\bpounds\b|\bcelsius\b"
-        r"|\bfahrenheit\b|\bunits\b",
+        # Not a measure given with its figure: "a Civic with 190k miles", "lost 10 pounds".
+        r"\bmetric\b|\bimperial\b|(?<![\dk] )(?:\bkilomet|\bkilogram|\bmiles\b|\bpounds\b)"
+        r"|\bcelsius\b|\bfahrenheit\b|\bunits\b",
     ),
     ("time format", r"\b24-hour\b|\b12-hour\b|\bam/pm\b"),
     ("spelling", r"\bspelling\b|\b(?:british|american|uk|us) english\b"),
@@ -256,7 +259,8 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ("sleep", r"\bsleep\b|\bbedtime\b|\bwake up\b|\bgo to bed\b|\bgo to sleep\b"),
     (
         "city",
-        r"\b(?:i|we|i'm|we're) (?:now |currently |still )?li(?:ve|ving) in\b"
+        r"\b(?:i|we|i'm|we're|me and [\w-]+|[\w-]+ and i) (?:now |currently |still )?li(?:ve|ving)"
+        r" in\b"
         r"|\b(?:i|we) (?:\w+ )?moved (?:out |over |back |down |up )?to\b"
         r"|\b(?:i'?m|we'?re) based in\b|\b(?:i|we) (?:now |currently |still )?resid(?:e|ing) in\b"
         r"|\bmy (?:home ?town|city)\b"
@@ -284,7 +288,7 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         "desk setup",
         r"\bstanding desk\b|\bkeyboard\b|\bmonitors?\b|\bdesk setup\b|\bmouse\b|\bdesk\b",
     ),
-    ("car", r"\bdrive an? \b|\bmy car\b|\bcar\b"),
+    ("car", r"\bdrive an? \b|\bdriving (?:an?|my|our)(?: [\w-]+'s)? |\bmy car\b|\bcar\b"),
     ("pair programming", r"\bpair programming\b|\bpairing\b|\bmob programming\b"),
     ("theme", r"\b(?:dark|light) (?:mode|theme)\b|\btheme\b"),
     ("font", r"\bfonts?\b|\btypeface\b"),
@@ -301,6 +305,8 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
         "work location",
         r"\bwork(?:ing)? from\b|\bremote(?:ly)?\b|\bhybrid\b|\boffice days\b|\bin the office\b",
     ),
+    # Before the birthday: "I'm 82 now, had my birthday on Tuesday" gives an age.
+    ("age", r"\b\d+ years old\b|\bmy age\b|^(?:i'?m|im|i am) \d+\b"),
     ("birthday", r"\bbirthday\b|\bborn on\b"),
     (
         "instrument",
@@ -318,5 +324,4 @@ SUBJECTS: tuple[tuple[str, str], ...] = (
     ),
     ("pet", r"\bdogs?\b|\bcats?\b|\bpupp(?:y|ies)\b|\bkittens?\b|\bpets?\b|\bparrot\b|\bhamster"),
     ("sport", r"\bfootball\b|\bsoccer\b|\btennis\b|\bbasketball\b|\bclimbing\b|\bhiking\b"),
-    ("age", r"\b\d+ years old\b|\bmy age\b|^i'?m \d+\b"),
 )

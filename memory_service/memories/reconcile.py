@@ -32,6 +32,11 @@ _CORRECTION = re.compile(
     r"|(?:down|up) to|gone|quit|stopped|started|since|took over|taken over|pushed (?:back )?to"
     r"|postponed|brought forward|shifted to|relocated|got rid of|dropped|sold|migrated|gave up"
     r"|given up|back (?:on|to)|went back|upgraded|downgraded|swapped|ditched|retired|closed"
+    # "..., back in VS Code" is a change; "back in 2019", "back in '99", "back in the day" and
+    # "repeated back in replies" are not.
+    r"|(?:(?<=[,;:] )|(?<=^)|(?<=\bi'm )|(?<=\bim )|(?<=\bwe're )|(?<=\bnow ))back in"
+    r"(?! (?:'?\d|the day|the old days|school|college|uni|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december)\b)"
     r"|(?:works?|worked) better|better value|pivot(?:ed|ing)?|rais(?:e|ed|ing)|lower(?:ed|ing)"
     r"|increas(?:e|ed|ing)|bump(?:ed|ing)"
     # The same in dialect and in the languages users slip into: "noo", "nae mair", "ya no", "ahora".
@@ -84,6 +89,15 @@ def _terms_of(text: str) -> frozenset[str]:
     return frozenset(terms(text)) - _FRAMING
 
 
+# A count in words is what a correction says, not what it refers to: "Caseload is at 131 now because
+# two attorneys left" says nothing about "Two kids, Theo is 9". Digits stay: "Upgraded to 3.12"
+# refers to "Python 3.11" by nothing else.
+_NUMBER = re.compile(
+    r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty"
+    r"|forty|fifty|hundred|thousand|million|first|second|third|half|dozen)$"
+)
+
+
 def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
     """Return the held memory a subject-less correction ("No, it's plot 17 now") refers to.
 
@@ -92,8 +106,9 @@ def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
     """
     if not reads_as_correction(content):
         return None
+    named = [term for term in terms(content) if not _NUMBER.match(term)]
     weight: dict[str, float] = defaultdict(float)
-    for held in holders(org, terms(content), most=MAX_REFERENT_DF).values():
+    for held in holders(org, named, most=MAX_REFERENT_DF).values():
         for memory_id in held:
             weight[memory_id] += 1 / len(held)
     if not weight:

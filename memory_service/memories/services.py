@@ -176,7 +176,9 @@ class _Batch:
             corrected = corrected_memory(org=self.org, content=candidate.content)
             if corrected is not None:
                 # The correction is about what it corrects: it takes that memory's subject.
-                candidate = Candidate(candidate.content, candidate.kind, corrected.subject or None)
+                # A subject-less memory leaves the correction its own subject.
+                subject = corrected.subject or candidate.subject
+                candidate = Candidate(candidate.content, candidate.kind, subject)
                 relation = Relation(CONTRADICT, self.known.setdefault(corrected.pk, corrected))
         if relation is not None and relation.action == MERGE:
             return self.restate(relation.memory, origin=origin, new_turn=new_turn)

@@ -55,6 +55,7 @@ def test_a_question_without_its_question_mark_is_still_a_lookup():
         "my brother wants to know are the trains running on sunday",
         "remind me the name of the plumber we used last winter",
         "bus times for Leith this evening",
+        "Warfarin and the new antibiotic. Pause the warfarin or carry on",
     ],
 )
 def test_a_question_after_the_words_that_introduce_it_is_a_lookup(message):
@@ -215,10 +216,16 @@ def test_even_if_inside_a_standing_instruction_is_not_hypothetical():
         "I'm at the airport at the moment.",
         "I just got back from lunch.",
         "I'm on vacation until Monday.",
+        "I'm driving my sister to the station.",
     ],
 )
 def test_a_state_of_the_moment_is_transient(message):
     assert reasons(message) == [(message, TRANSIENT)]
+
+
+def test_the_car_one_drives_these_days_is_kept():
+    message = "I'm driving my uncle's 2014 Golf these days."
+    assert kept(message) == [message]
 
 
 @pytest.mark.parametrize(

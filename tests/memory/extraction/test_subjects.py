@@ -32,6 +32,9 @@ from memory_service.extraction.subjects import subject_of
         ("Call me Sam.", "Please call me Samantha.", "name"),
         ("I write all my tools in Kotlin.", "The whole project's Go now.", "programming language"),
         ("I take the train to work.", "These days I cycle to the office.", "commute"),
+        ("I drive a 2009 Yaris with 160k miles on it.", "I'm driving a used Kona now.", "car"),
+        ("Me and Gwen live in Barry.", "We moved to Penarth in May.", "city"),
+        ("I'm 70.", "I'm 71 now, the birthday was lovely.", "age"),
     ],
 )
 def test_statements_on_the_same_thing_with_different_values_share_a_subject(

@@ -45,6 +45,9 @@ pytestmark = pytest.mark.django_db
         ),
         ("My niche is fintech founders.", "Pivoted my niche to climate startups this year."),
         ("Mi phone a one Samsung Galaxy S21.", "Mi get a Pixel 8 now, so di Samsung retire."),
+        ("My caseload is 118 files.", "Caseload is up to 134 now."),
+        ("I edit everything in Sublime Text.", "gave helix a go, back in sublime text"),
+        ("I live in Cardiff.", "Me and Huw live in Swansea these days."),
     ],
 )
 def test_a_changed_value_opens_a_tension_and_lands_on_the_held_subject(api, org, held, changed):
@@ -80,3 +83,11 @@ def test_a_correction_finds_what_it_corrects_filed_earlier_in_the_same_batch(api
     assert answer["counts"]["tensions"] == 1
     tension = Tension.objects.for_org(org).get()
     assert Memory.objects.get(pk=tension.older_id).content == held
+
+
+def test_a_figure_shared_with_an_unrelated_memory_is_not_what_a_change_refers_to(api, org):
+    turn(api, "We have three cats, Mochi is 4 and Bean is 2.")
+    body = turn(api, "My caseload is up to 212 now because three colleagues left.")
+    assert body["counts"]["tensions"] == 0
+    # The change keeps its own subject, so the next figure on it is compared with it.
+    assert turn(api, "Caseload update: 230.")["counts"]["tensions"] == 1
