@@ -73,9 +73,8 @@ MANAGEMENT = re.compile(
     # Praise and oaths: "Glory be to God!", "thank the Lord", "praise be".
     r"|(?:glory be|praise (?:be|god|the lord)|thank (?:god|the lord|heavens|goodness))\b"
     r"[^.!?]{0,30}[.!?]*$"
-    r"|(?:thanks|thank you|thank u|thank ya|thx|thanx|thnaks|thansk|tysm|ty|merci|gracias|danke"
-    r"|cheers"
-    r"|谢谢|多谢|asante|shukran|arigato|obrigad[oa])(?:\b|(?=\s))"
+    r"|(?:thanks|thank you|thank u|thank ya|thx|thanx|thnaks|thansk|tysm|ty|cheers"
+    rf"|{other_languages.THANKS})(?:\b|(?=\s))"
     r"(?![^.!?]*\b(?:i|i'?m|im|my(?! (?:dear|friend|love|man|guy|g|life|day|week|bacon)\b)|we"
     r"|we'?re|our)\b)"
     r"[^.!?]{0,60}[.!?]*$"

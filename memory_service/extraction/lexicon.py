@@ -29,11 +29,13 @@ rofl|hmm|hm|um|uh|er|ugh|argh|meh|whew|phew|yay|woohoo|woo|yep|yes|yeah|yup|sure
 wonderful|excellent|amazing|lovely|fantastic|superb|neat|gotcha|indeed|true|interesting|fancy|sorry|
 oops|bye|goodbye|congrats|np|nah|nope|honestly|idk|dunno|aye|gday|g'day|howzit|hola|ciao|salut|oi|
 kia ora|namaste|wassup|hey mate|g'day mate|gday mate|aye hello|righto|right-o|i mean|
-nossa|blimey|crikey|gosh|golly|jeez|geez|my dear|dear|darling|hun|hon|谢谢|多谢|asante|shukran|
-arigato|obrigado|obrigada|gracias|merci|danke
+nossa|blimey|crikey|gosh|golly|jeez|geez|my dear|dear|darling|hun|hon
 """
 _OPENER_ALTERNATION = "|".join(
-    p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()
+    [
+        *(p.strip() for p in _OPENERS.replace("\n", "").split("|") if p.strip()),
+        other_languages.THANKS,
+    ]
 )
 # An opener is set off by punctuation ("Great, ..."), so "Great Britain" or "True crime" is not one.
 OPENER = re.compile(

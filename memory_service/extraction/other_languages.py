@@ -55,6 +55,8 @@ MAYBE = (
     r"|^\W*(?:niki|tuki|ukiwa|kama nita)\w*"
     r"|\bj'serais\b|\bje serais\b"
 )
+# Thanks in the languages users slip into, for the English thanks checks to read as theirs.
+THANKS = r"谢谢|多谢|asante|shukran|arigato|obrigad[oa]|gracias|merci|danke"
 # Thanks, goodbyes and exclamations: "merci mon chum", "valeu demais", "chalo bye".
 SMALL_TALK = (
     r"\b(?:merci|valeu|tmj|chalo|à la prochaine|a la prochaine|dhanyavaad|shukriya|obrigad[oa]"

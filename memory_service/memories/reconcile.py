@@ -34,7 +34,7 @@ _CORRECTION = re.compile(
     r"|given up|back (?:on|to)|went back|upgraded|downgraded|swapped|ditched|retired|closed"
     # "..., back in VS Code" is a change; "back in 2019", "back in '99", "back in the day" and
     # "repeated back in replies" are not.
-    r"|(?:(?<=[,;:] )|(?<=^)|(?<=\bi'm )|(?<=\bim )|(?<=\bwe're )|(?<=\bnow ))back in"
+    r"|(?:^|(?<=[,;:] )|(?<=\bi'm )|(?<=\bim )|(?<=\bwe're )|(?<=\bnow ))back in"
     r"(?! (?:'?\d|the day|the old days|school|college|uni|january|february|march|april|may|june"
     r"|july|august|september|october|november|december)\b)"
     r"|(?:works?|worked) better|better value|pivot(?:ed|ing)?|rais(?:e|ed|ing)|lower(?:ed|ing)"
