@@ -243,6 +243,13 @@ _DIGIT_WORD = (
 )
 # Digits read out as words, three or more; the blank after the last one is not part of it.
 DIGIT_WORDS = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,-]+{_DIGIT_WORD}){{2,}}", re.I)
+# Digits as speech-to-text hears them, four or more with words that sound like digits, given as
+# a value: "the garage code is for four to seven" (read only in a sentence that names a credential;
+# "the code for one to four guests" gives none).
+_HEARD_DIGIT = rf"(?:{_DIGIT_WORD}|(?:for|to|too|won|ate)\b)"
+MISHEARD_DIGITS = re.compile(
+    rf"(?:\b(?:is|was|are)|:)\s+(?P<value>{_HEARD_DIGIT}(?:[\s,-]+{_HEARD_DIGIT}){{3,}})", re.I
+)
 # Words joined as dictation says the joins: "Bluebell dash Cottage dash 61", "Hollis underscore
 # Home" (a join before a small word is a dash in prose: "an em dash in the title").
 SPOKEN_JOIN = re.compile(
@@ -317,7 +324,11 @@ VALUE_FIRST = re.compile(
     rf"(?:{STRONG})(?![\w-])"
     # "4471, that's the keysafe at mum's": the value first, then what it opens.
     rf"|^\W*(?P<first>[^\s,]*\d[^\s,]*),\s+(?:that'?s|thats|that is|it'?s)\s+(?:the|my|our|your"
-    rf"|[\w'-]+'s)\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}(?:{STRONG}|{WEAK})(?![\w-])",
+    rf"|[\w'-]+'s)\s+(?:new\s+)?(?:[\w-]+\s+){{0,2}}(?:{STRONG}|{WEAK})(?![\w-])"
+    # Codes listed by what they open, named after: "4471 for the front, 9930 for the back, those
+    # are the keypads".
+    r"|(?<!\S)(?P<listed>\d{3,8}[#*]?) for the [\w-]+(?=[^.!?]*\b(?:those|these|they)(?: are|'re)"
+    r" (?:the|my|our) (?:[\w-]+ )?(?:keypads?|codes?|pins?|locks?|alarms?|padlocks?)\b)",
     re.I,
 )
 _CODE_DIGITS = r"\d(?:[ -]?\d){2,7}[#*]?"
@@ -389,13 +400,23 @@ PUT_IN = Gated(
     re.compile(rf"\s{_PUT}\s", re.I),
     re.compile(rf"(?:{STRONG})['\"\u2019]?\s*,?\s+{_PUT}\s+(?P<value>[^,.;]+)", re.I),
 )
+# A symbol named as the next piece of a value: "Heather then 1949 then an exclamation mark".
+SYMBOL_PIECE = re.compile(
+    r"\b(?:then|followed by|and) (?:an? )?(?P<value>(?:exclamation|question) mark|(?:at|dollar"
+    r"|pound|hash|percent|plus|equals) sign|hash ?tag|asterisk|ampersand|underscore)\b",
+    re.I,
+)
 # A credential given in parts: "The first part is Pewter and the second part is Gull#58".
 PARTS = re.compile(
     r"\b(?:(?:first|second|third|last|other|next) (?:part|half|bit|word|two|three|four|digits?"
     r"|letters?|characters?)|the rest)(?: (?:is|are|was|were)[:,]?| ?[:,]|(?= \d))"
     r"(?: no space[:,]?)?\s+"
     r"(?P<value>[^\s,.;]+)"
-    r"|\b(?:starts|begins)(?: with)?\s+(?P<start>\d{2,8}|[A-Z][\w!#$%&*+-]*\d[\w!#$%&*+-]*)",
+    r"|\b(?:starts|begins)(?: with)?\s+(?P<start>\d{2,8}|[A-Z][\w!#$%&*+-]*\d[\w!#$%&*+-]*"
+    # A word given as the first of several pieces: "starts Heather then 1949 then a !".
+    r"|[A-Z][\w'-]+(?=,?\s+(?:then|and then|followed by)\b))"
+    # The same in the languages users slip into: "A senha começa com Flamengo."
+    r"|\b(?:come[çc]a com|empieza con|commence par|beginnt mit)\s+(?P<begins>[^\s,.;!?]+)",
     re.I,
 )
 # More ways a code is given without its name: "types 6193", "it's not 4415 it's 4451", "opens on 61

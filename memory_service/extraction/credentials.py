@@ -39,6 +39,7 @@ from memory_service.extraction.credential_shapes import (
     LEADS,
     LOCATION,
     LOGIN_PAIR,
+    MISHEARD_DIGITS,
     NAMED,
     NOT_A_CREDENTIAL,
     NOT_VALUE_SHAPES,
@@ -67,6 +68,7 @@ from memory_service.extraction.credential_shapes import (
     SPOKEN_JOIN,
     STRONG_CUE,
     STRONG_REACH,
+    SYMBOL_PIECE,
     SYMBOLS,
     TOKEN,
     UNITS,
@@ -397,7 +399,13 @@ def credential_spans(text: str) -> list[Span]:
                 m.span(g) for m in DERIVED.finditer(text, start, end) for g in m.groupdict() if m[g]
             ]
             spans += [m.span() for m in SPELLED_OUT.finditer(text, start, end)]
+            spans += [
+                m.span("value")
+                for m in MISHEARD_DIGITS.finditer(text, start, end)
+                if len(_SOUNDS_LIKE_DIGITS.sub("", m.group("value")).split()) >= 2
+            ]
             spans += [m.span("value") for m in CORRECTED.finditer(text, start, end)]
+            spans += [m.span("value") for m in SYMBOL_PIECE.finditer(text, start, end)]
             spans += [
                 m.span("value")
                 for m in PART_GIVEN.finditer(text, start, end)
@@ -438,7 +446,8 @@ def credential_spans(text: str) -> list[Span]:
     spans += [m.span("value") for m in WHAT_I_USE.finditer(text)]
     spans += [m.span() for m in READ_OUT.finditer(text)]
     spans += [m.span() for m in NUMBERED_SEED.finditer(text)]
-    if CUE.search(text):
+    # Parts are a credential's when the message names one or says how to join them ("no spaces").
+    if CUE.search(text) or DICTATION.search(text):
         for match in PARTS.finditer(text):
             spans += [match.span(g) for g, v in match.groupdict().items() if v]
     spans += [m.span() for m in BASE32.finditer(text)]
@@ -446,13 +455,19 @@ def credential_spans(text: str) -> list[Span]:
     return spans + _table_spans(text) + _answer_spans(text)
 
 
+# The words a speech-to-text engine writes for digits ("for", "to"): a misheard read-out holds at
+# least two real digits besides them.
+_SOUNDS_LIKE_DIGITS = re.compile(r"\b(?:for|to|too|won|ate)\b|,", re.I)
+
+
 def _dictated(text: str, start: int, end: int) -> list[Span]:
-    """Return a value dictated with how it is written, after a strong cue and its separator:
+    """Return a value dictated with how it is written, after a cue and its separator:
     "the password is all lower case, lemon tree garden, no spaces", "the passphrase ... is the
     owl flies at half past nine, all in small letters". Said of passwords in general ("my
     passwords are all lower case, which is bad"), the description introduces no value.
     """
-    cue = STRONG_CUE.search(text, start, end)
+    # A weak cue serves when the sentence has no strong one: "the Wi-Fi is ..., no spaces".
+    cue = STRONG_CUE.search(text, start, end) or CUE.search(text, start, end)
     described = cue and DICTATION.search(text, cue.end(), end)
     separator = described and DICTATED_AFTER.search(text, cue.end(), described.start() + 1)
     if not separator:

@@ -110,6 +110,12 @@ CREDENTIALS = [
     ("Der Tresorcode lautet 7716.", "7716"),
     ("the filing safe is right thirty, left twelve, right fifty-five", "right thirty"),
     ("Staff room door is K4471 since the break-in", "K4471"),
+    ("note to self the shed code is for nine to eight", "for nine to eight"),
+    ("Password starts Marigold then 1962 then a question mark.", "question mark"),
+    ("Password starts Marigold then 1962 then a question mark.", "Marigold"),
+    ("A senha começa com Botafogo, depois 1995.", "Botafogo"),
+    ("2210 for the front, 7734 for the garage, those are the keypads", "7734"),
+    ("the Wi-Fi is dollar sign blue heron twelve, no spaces, all lower case", "blue heron"),
 ]
 
 
@@ -252,6 +258,14 @@ def test_a_credential_given_in_the_sentence_after_its_cue_is_never_shown(message
     assert value not in redact(message)
 
 
+def test_a_value_split_over_chat_lines_is_never_shown():
+    extraction = extract(
+        "[08:01] first half: Tr33Fr\n[08:01] second half: og_91\n[08:02] no spaces"
+    )
+    shown = [c.content for c in extraction.candidates] + [r.content for r in extraction.rejected]
+    assert not [text for text in shown if "Tr33Fr" in text or "og_91" in text]
+
+
 def test_digits_read_out_are_redacted_without_the_blank_after_them():
     [rejection] = extract("my card pin is two two seven one so don't lose it").rejected
     assert rejection.content == "my card pin is [redacted] so don't lose it"
@@ -325,6 +339,7 @@ def test_the_rest_of_a_message_with_a_credential_is_still_learned():
         "The fire door is B12 on the floor plan.",
         "La clave del éxito es la paciencia, dice mi abuela.",
         "We had cod for tea and the kids loved it.",
+        "The code for one to four guests is on the booking page.",
     ],
 )
 def test_a_statement_about_credentials_holding_none_is_learned(message):
