@@ -1,4 +1,5 @@
-"""GET /v1/health: liveness, limits, extractor mode and unusable environment values."""
+"""GET /v1/health: liveness, limits, extractor mode, unusable environment values and a database
+that cannot be reached."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory_service.config import extractor_mode
+from shared.readiness import OK, database_check
+
+# Liveness stays true without a database (the process answers; restarting it would not help),
+# but health says so, naming the variable as every other problem does.
+DATABASE_UNREACHABLE = "DATABASE_URL: the database cannot be reached"
 
 
 class HealthView(APIView):
-    """Answer without a key and without touching the database; nothing in it belongs to a tenant."""
+    """Answer without a key; nothing in it belongs to a tenant. The database is asked only
+    whether it answers (``SELECT 1``)."""
 
     authentication_classes = []
     permission_classes = []
@@ -28,6 +35,9 @@ class HealthView(APIView):
                     "maxIndexItems": settings.MEMORY_MAX_INDEX_ITEMS,
                     "defaultRecallLimit": settings.MEMORY_DEFAULT_RECALL_LIMIT,
                 },
-                "problems": list(settings.MEMORY_CONFIG_PROBLEMS),
+                "problems": [
+                    *settings.MEMORY_CONFIG_PROBLEMS,
+                    *([] if database_check() == OK else [DATABASE_UNREACHABLE]),
+                ],
             }
         )

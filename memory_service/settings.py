@@ -61,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost, so that every log line of a request and every answer carry its id.
+    "shared.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "memory_service.parsers.PathAndQueryGuard",
@@ -193,7 +195,9 @@ KEY_LAST_USED_RESOLUTION = 60
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # One JSON object a line, with the request id (shared/json_logs.py).
+    "formatters": {"json": {"()": "shared.json_logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     # The access log has every request with its status; Django's warning for each 4xx would say
     # it again, and cost a formatted line per refused request (a scan of unknown paths, a client

@@ -9,6 +9,7 @@ from django.urls import include, path, re_path
 from memory_service import api
 from memory_service.health import HealthView
 from memory_service.stats import StatsView
+from shared.readiness import database_check, ready_view, redis_check
 
 PREFIX = settings.MEMORY_URL_PREFIX
 
@@ -23,6 +24,12 @@ v1 = [
 ]
 
 urlpatterns = [
+    # For a load balancer: outside the API, where no key is asked for.
+    path(
+        "ready",
+        ready_view({"database": database_check, "redis": lambda: redis_check(settings.REDIS_URL)}),
+        name="ready",
+    ),
     path(f"{PREFIX}v1/", include(v1)),
     path("admin/", admin.site.urls),
     # Every other path under the prefix answers NotFound as JSON, whatever DEBUG says; with an

@@ -16,6 +16,10 @@ Credential headers are dropped from the atoms, so even a custom ``access_log_for
 ``%({authorization}i)s`` logs ``-``. The error log gets the same rewriting: gunicorn puts the
 request URI and an invalid request line into its messages.
 
+Both logs are JSON lines (``shared.json_logs``): an access line carries the request id the
+service put in ``X-Request-Id``, the method, path, query, status, bytes sent and duration. A custom
+``access_log_format`` is honoured as gunicorn's own format, with the same redaction.
+
 Both services set ``logger_class = "shared.access_log.RedactingLogger"`` in their gunicorn config.
 """
 
@@ -23,9 +27,14 @@ from __future__ import annotations
 
 import logging
 import re
+import time
+import traceback
 from typing import Any
 
+from gunicorn.config import AccessLogFormat
 from gunicorn.glogging import Logger
+
+from shared.json_logs import JsonFormatter, log_line
 
 REDACTED = "<redacted>"
 
@@ -78,6 +87,20 @@ class RedactingLogger(Logger):
         # setup() runs again on every reload; the logger object is gunicorn's global one.
         if not any(isinstance(f, RedactingFilter) for f in self.error_log.filters):
             self.error_log.addFilter(RedactingFilter())
+        for handler in self.error_log.handlers:
+            handler.setFormatter(JsonFormatter())
+
+    def access(self, resp: Any, req: Any, environ: dict, request_time: Any) -> None:
+        if self.cfg.access_log_format != AccessLogFormat.default:
+            super().access(resp, req, environ, request_time)
+            return
+        if not self.access_log_enabled:
+            return
+        atoms = self.atoms(resp, req, environ, request_time)
+        try:
+            self.access_log.info(access_line(atoms))
+        except Exception:  # as gunicorn does: a log line never fails the request
+            self.error(traceback.format_exc())
 
     def atoms(self, resp: Any, req: Any, environ: dict, request_time: Any) -> dict[str, Any]:
         atoms = super().atoms(resp, req, environ, request_time)
@@ -86,3 +109,24 @@ class RedactingLogger(Logger):
             for name, value in atoms.items()
             if name not in _CREDENTIAL_ATOMS
         }
+
+
+def access_line(atoms: dict[str, Any]) -> str:
+    """The JSON access line for gunicorn's (already redacted) ``atoms`` of one request."""
+    status, sent = str(atoms.get("s")), atoms.get("B")
+    return log_line(
+        "INFO",
+        "gunicorn.access",
+        atoms.get("r", "-"),
+        at=time.time(),
+        requestId=atoms.get("{x-request-id}o", "-"),
+        remoteAddr=atoms.get("h", "-"),
+        method=atoms.get("m"),
+        path=atoms.get("U"),
+        query=atoms.get("q") or "",
+        status=int(status) if status.isdigit() else status,
+        bytes=sent if isinstance(sent, int) else 0,
+        durationMs=round(atoms.get("D", 0) / 1000, 3),
+        referer=atoms.get("f", "-"),
+        userAgent=atoms.get("a", "-"),
+    )

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from botocore.config import Config as BotocoreConfig
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -56,13 +57,14 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 CORS_URLS_REGEX = r"^/v1/.*$"
 CORS_ALLOW_HEADERS = [
     *("accept", "authorization", "content-type", "user-agent", "x-requested-with"),
-    *("range", "if-none-match", "if-range"),
+    *("range", "if-none-match", "if-range", "x-request-id"),
 ]
 CORS_ALLOW_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]
 CORS_EXPOSE_HEADERS = [
     *("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"),
     *("RateLimit", "RateLimit-Policy", "Retry-After"),
     *("ETag", "Last-Modified", "Content-Range", "Content-Disposition", "Accept-Ranges"),
+    "X-Request-Id",
 ]
 CORS_PREFLIGHT_MAX_AGE = 3600
 # Cookies ignore ports: both services' admins on one host must not overwrite each other's login.
@@ -87,7 +89,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: preflights are answered here, before the key and the rate limit (a browser
+    # Outermost, so that every log line of a request and every answer carry its id.
+    "shared.request_id.RequestIdMiddleware",
+    # Next: preflights are answered here, before the key and the rate limit (a browser
     # sends no Authorization with them), and every other answer, errors included, gets its
     # Access-Control-* headers on the way out.
     "corsheaders.middleware.CorsMiddleware",
@@ -201,12 +205,20 @@ if S3_BUCKET:
             "bucket_name": S3_BUCKET,
             "endpoint_url": env("STORAGE_S3_ENDPOINT_URL") or None,
             "region_name": env("STORAGE_S3_REGION") or None,
-            "addressing_style": env("STORAGE_S3_ADDRESSING_STYLE") or None,
-            "signature_version": "s3v4",
             "file_overwrite": True,  # names are ids: never taken, so skip the existence check
             "default_acl": None,
             "querystring_auth": True,
             "querystring_expire": DOWNLOAD_URL_TTL,
+            # With a client config django-storages reads neither addressing_style nor
+            # signature_version: they are set here. botocore waits 60 s for a connection by
+            # default: a store that is down would hold a request (and GET /ready) for minutes.
+            "client_config": BotocoreConfig(
+                s3={"addressing_style": env("STORAGE_S3_ADDRESSING_STYLE") or None},
+                signature_version="s3v4",
+                connect_timeout=5,
+                read_timeout=60,
+                retries={"mode": "standard", "max_attempts": 3},
+            ),
         },
     }
 WHITENOISE_USE_FINDERS = True
@@ -258,7 +270,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Django logs the path of a request that failed, and a download's path holds its signed token.
     "filters": {"redact": {"()": "shared.access_log.RedactingFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
+    # One JSON object a line, with the request id (shared/json_logs.py).
+    "formatters": {"json": {"()": "shared.json_logs.JsonFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact"], "formatter": "json"}
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     # The access log has every request with its status; Django's warning for each 4xx would say
     # it again, and cost a formatted line per refused request (a scan of unknown paths, a client

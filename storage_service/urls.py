@@ -1,10 +1,25 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from shared.readiness import database_check, ready_view, redis_check
 from storage_service import api
+from storage_service.files.blobs import store_check
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # For a load balancer: outside /v1, so neither a key, the rate limit nor usage applies.
+    path(
+        "ready",
+        ready_view(
+            {
+                "database": database_check,
+                "redis": lambda: redis_check(settings.REDIS_URL),
+                "objectStore": store_check,
+            }
+        ),
+        name="ready",
+    ),
     path("v1/", include("storage_service.accounts.urls")),
     path("v1/", include("storage_service.billing.urls")),
     # Multipart routes (files/multipart-upload-...) go before files/<fileId>.

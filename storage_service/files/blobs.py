@@ -16,6 +16,8 @@ from django.conf import settings
 from django.core.files import File as DjangoFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 
+from shared import readiness
+
 CHUNK_SIZE = 1024 * 1024
 
 
@@ -112,3 +114,14 @@ def blob_delete_many(names: Iterable[str]) -> None:
 def read_chunks(stream: IO[bytes], chunk_size: int = CHUNK_SIZE) -> Iterator[bytes]:
     while chunk := stream.read(chunk_size):
         yield chunk
+
+
+def store_check() -> str:
+    """Readiness of the object store (``shared.readiness``): can its bucket be reached?"""
+    if is_local():
+        return readiness.NOT_CONFIGURED
+    try:
+        s3_client().head_bucket(Bucket=s3_bucket())
+    except Exception:  # unreachable, refused or missing: the reason is not shown
+        return readiness.UNREACHABLE
+    return readiness.OK

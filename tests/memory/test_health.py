@@ -47,6 +47,7 @@ def health_in_a_process(env: dict[str, str], tmp_path: Path, path: str = "/api/v
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.django_db
 def test_health_answers_without_a_key(settings):
     settings.MEMORY_CONFIG_PROBLEMS = []
     response = APIClient().get("/api/v1/health")
@@ -60,9 +61,13 @@ def test_health_answers_without_a_key(settings):
     }
 
 
-def test_health_does_not_touch_the_database():
-    # No django_db mark: any query here would fail the request.
-    assert APIClient().get("/api/v1/health").status_code == 200
+def test_health_names_a_database_it_cannot_reach_and_stays_alive(tmp_path):
+    unreachable = "postgres://memory:never-shown@127.0.0.1:1/memory"  # nothing listens there
+    body = health_in_a_process({"SECRET_KEY": "set", "DATABASE_URL": unreachable}, tmp_path)
+    assert body["status"] == 200
+    assert body["body"]["ok"] is True
+    assert body["body"]["problems"] == ["DATABASE_URL: the database cannot be reached"]
+    assert "never-shown" not in json.dumps(body)
 
 
 def test_health_ignores_a_bad_key():

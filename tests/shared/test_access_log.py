@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 from types import SimpleNamespace
 
@@ -9,7 +10,7 @@ from django.core import signing
 from gunicorn.config import Config
 from gunicorn.glogging import SafeAtoms
 
-from shared.access_log import RedactingFilter, RedactingLogger, redact
+from shared.access_log import RedactingFilter, RedactingLogger, access_line, redact
 
 # Signed the way storage_service.files.serializers signs a download link.
 TOKEN = signing.dumps(["org_1", "file_2"], salt="storage.file-download", compress=False)
@@ -24,7 +25,7 @@ def logger(tmp_path) -> RedactingLogger:
     return RedactingLogger(cfg)
 
 
-def request_atoms(logger: RedactingLogger, uri: str, **headers: str) -> SafeAtoms:
+def raw_atoms(logger: RedactingLogger, uri: str, **headers: str) -> dict:
     path, _, query = uri.partition("?")
     environ = {
         "REQUEST_METHOD": "GET",
@@ -36,9 +37,14 @@ def request_atoms(logger: RedactingLogger, uri: str, **headers: str) -> SafeAtom
         **{f"HTTP_{name.upper()}": value for name, value in headers.items()},
     }
     req = SimpleNamespace(headers=[(name.upper(), value) for name, value in headers.items()])
-    resp = SimpleNamespace(status="200 OK", headers=[("Content-Length", "5")], sent=5)
-    atoms = logger.atoms(resp, req, environ, datetime.timedelta(milliseconds=3))
-    return logger.atoms_wrapper_class(atoms)
+    resp = SimpleNamespace(
+        status="200 OK", headers=[("Content-Length", "5"), ("X-Request-Id", "req-7")], sent=5
+    )
+    return logger.atoms(resp, req, environ, datetime.timedelta(milliseconds=3))
+
+
+def request_atoms(logger: RedactingLogger, uri: str, **headers: str) -> SafeAtoms:
+    return logger.atoms_wrapper_class(raw_atoms(logger, uri, **headers))
 
 
 @pytest.mark.parametrize(
@@ -92,6 +98,20 @@ def test_the_default_format_logs_a_redacted_download_line(logger):
     assert '"GET /v1/downloads/<redacted> HTTP/1.1" 200 5 "/v1/downloads/<redacted>"' in line
 
 
+def test_an_access_line_is_json_with_the_request_id_and_no_token(logger):
+    atoms = raw_atoms(logger, f'/v1/downloads/{TOKEN}?q="x"', authorization="Bearer ak_secret")
+    line = json.loads(access_line(atoms))
+    assert TOKEN not in json.dumps(line) and "ak_secret" not in json.dumps(line)
+    assert line["requestId"] == "req-7"
+    assert (line["method"], line["path"], line["query"]) == (
+        "GET",
+        "/v1/downloads/<redacted>",
+        'q="x"',
+    )
+    assert (line["status"], line["bytes"], line["durationMs"]) == (200, 5, 3.0)
+    assert (line["level"], line["logger"]) == ("INFO", "gunicorn.access")
+
+
 def test_credential_headers_are_dash_even_in_a_custom_format(logger):
     atoms = request_atoms(logger, "/v1/keys", authorization="Bearer ak_secret", cookie="s=1")
     custom = "%({authorization}i)s %({cookie}i)s %({http_authorization}e)s %({http_cookie}e)s"
@@ -104,7 +124,9 @@ def test_the_error_log_redacts_a_request_uri(logger, tmp_path):
     for handler in logging.getLogger("gunicorn.error").handlers:
         handler.flush()
     text = (tmp_path / "error.log").read_text()
-    assert "Error handling request /v1/downloads/<redacted>" in text
+    line = json.loads(text.splitlines()[-1])
+    assert line["message"] == "Error handling request /v1/downloads/<redacted>"
+    assert (line["level"], line["requestId"]) == ("ERROR", "-")
     assert TOKEN not in text
 
 

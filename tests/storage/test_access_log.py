@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -53,7 +54,18 @@ def test_a_download_is_logged_with_its_token_redacted(storage_env, tmp_path):
 
     log = (tmp_path / "gunicorn.log").read_text()
     assert link.path.startswith("/v1/downloads/") and len(token) > 40
-    assert token not in log
+    assert token not in log and secret not in log
+    # Every line is one JSON object; every access line carries the id the response carried.
+    lines = [json.loads(line) for line in log.splitlines() if line.strip()]
+    access = [line for line in lines if line["logger"] == "gunicorn.access"]
+    assert all(len(line["requestId"]) == 32 for line in access)
     redacted = "/v1/downloads/<redacted>"
-    assert f'"GET {redacted}?via={redacted} HTTP/1.1" 200' in log
-    assert f'"GET {redacted} HTTP/1.1" 416' in log
+    downloads = [
+        (line["message"], line["path"], line["query"], line["status"])
+        for line in access
+        if line["path"] == redacted
+    ]
+    assert downloads == [
+        (f"GET {redacted}?via={redacted} HTTP/1.1", redacted, f"via={redacted}", 200),
+        (f"GET {redacted} HTTP/1.1", redacted, "", 416),
+    ]
