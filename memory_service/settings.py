@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # the docs page's assets, served from here
     "memory_service.accounts",
     "memory_service.memories",
     "memory_service.recall",
@@ -176,6 +178,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "memory_service.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
 MEMORY_URL_PREFIX = _config.url_prefix

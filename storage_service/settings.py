@@ -81,6 +81,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "corsheaders",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # the docs page's assets, served from here
     "storage_service.accounts",
     "storage_service.folders",
     "storage_service.files",
@@ -239,6 +241,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "storage_service.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
 # Plans: requests per hour (the contract's figures), storage quota and largest file, in bytes.
