@@ -244,6 +244,21 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
+# OpenAPI 3 at /v1/schema, a browsable page at /v1/docs (storage_service/openapi.py).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Storage service",
+    "DESCRIPTION": "Files, folders, API keys and billing usage, in a JSON envelope.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "POSTPROCESSING_HOOKS": ["storage_service.openapi.finish_schema"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
 # Plans: requests per hour (the contract's figures), storage quota and largest file, in bytes.
 MIB, GIB = 1024**2, 1024**3
 PLANS = {

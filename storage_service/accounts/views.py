@@ -5,6 +5,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from shared.openapi import STRING, TIMESTAMP, array, record, ref
 from storage_service import clock
 from storage_service.accounts import services
 from storage_service.accounts.models import ApiKey
@@ -14,6 +15,7 @@ from storage_service.accounts.serializers import (
     KeyBulkRevokeSerializer,
     KeyCreateSerializer,
 )
+from storage_service.openapi import PAGE_QUERY, PERMISSIONS, operation
 from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
 
 
@@ -26,12 +28,33 @@ class KeyViewSet(viewsets.ViewSet):
     }
     query_parameters = {"list": PAGE_PARAMETERS}
 
+    @operation(
+        "List the organisation's API keys",
+        data=record({"keys": array(ref("ApiKey")), "pagination": ref("Pagination")}),
+        parameters=PAGE_QUERY,
+    )
     def list(self, request: Request) -> Response:
         page_request = parse_page_request(request.query_params)
         keys, pagination = paginate(ApiKey.objects.for_org(request.user), page_request)
         data = ApiKeySerializer(keys, many=True, context={"now": clock.now()}).data
         return Response({"keys": data, "pagination": pagination})
 
+    @operation(
+        "Create an API key; fullKey is shown only in this answer",
+        data=record({"key": ref("CreatedApiKey")}),
+        body=record(
+            {
+                "name": STRING,
+                "permissions": array({"type": "string", "enum": PERMISSIONS}),
+                "expiresAt": TIMESTAMP,
+            },
+            optional=("permissions", "expiresAt"),
+        ),
+        errors=(
+            *("INVALID_KEY_NAME", "INVALID_PERMISSIONS", "INVALID_EXPIRATION_DATE"),
+            "KEY_LIMIT_EXCEEDED",
+        ),
+    )
     def create(self, request: Request) -> Response:
         now = clock.now()
         body = KeyCreateSerializer(data=request.data, context={"now": now})
@@ -48,6 +71,12 @@ class KeyViewSet(viewsets.ViewSet):
         context = {"now": now, "secret": secret}
         return Response({"key": ApiKeySerializer(key, context=context).data})
 
+    @operation(
+        "Revoke an API key at once",
+        data=record({"message": STRING, "keyId": STRING, "revokedAt": TIMESTAMP}),
+        errors=("KEY_NOT_FOUND", "KEY_ALREADY_REVOKED", "CANNOT_REVOKE_OWN_KEY"),
+        detail=True,
+    )
     def destroy(self, request: Request, pk: str) -> Response:
         now = clock.now()
         key = services.key_revoke(org=request.user, key_id=pk, acting_key=request.auth, now=now)
@@ -55,6 +84,17 @@ class KeyViewSet(viewsets.ViewSet):
             {"message": "API key revoked.", "keyId": key.pk, "revokedAt": clock.iso(key.revoked_at)}
         )
 
+    @operation(
+        "Revoke several API keys; each succeeds or fails on its own",
+        data=record(
+            {
+                "revoked": array(STRING),
+                "failed": array(record({"keyId": STRING, "code": STRING, "reason": STRING})),
+                "revokedAt": TIMESTAMP,
+            }
+        ),
+        body=record({"keyIds": array(STRING)}),
+    )
     @action(detail=False, methods=["delete"], url_path="bulk")
     def bulk_destroy(self, request: Request) -> Response:
         now = clock.now()

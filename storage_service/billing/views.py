@@ -5,6 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from shared.openapi import INTEGER, TIMESTAMP, query, record, ref
 from storage_service import clock
 from storage_service.accounts.models import Organisation
 from storage_service.accounts.permissions import BILLING_READ
@@ -12,12 +13,42 @@ from storage_service.accounts.rate_limiting import requests_this_hour
 from storage_service.billing import counting
 from storage_service.billing.held import pending_upload_bytes, trash_bytes
 from storage_service.billing.report import usage_report
-from storage_service.billing.windows import QUERY_PARAMETERS, usage_window
+from storage_service.billing.windows import (
+    GRANULARITIES,
+    PERIOD_DAYS,
+    QUERY_PARAMETERS,
+    usage_window,
+)
+from storage_service.openapi import operation
 
 
 class BillingView(APIView):
     required_permissions = {"get": BILLING_READ}
 
+    @operation(
+        "The plan's limits and the usage now",
+        data=record(
+            {
+                "plan": record(
+                    {
+                        "name": {"type": "string", "enum": list(settings.PLANS)},
+                        "requestsPerHour": INTEGER,
+                        "storageLimit": INTEGER,
+                        "maxKeys": INTEGER,
+                    }
+                ),
+                "currentUsage": record(
+                    {
+                        "storage": INTEGER,
+                        "files": INTEGER,
+                        "requestsThisHour": INTEGER,
+                        "trash": INTEGER,
+                        "pendingUploads": INTEGER,
+                    }
+                ),
+            }
+        ),
+    )
     def get(self, request: Request) -> Response:
         org = Organisation.objects.get(pk=request.user.pk)  # fresh usage counters
         limits = org.plan_limits
@@ -44,6 +75,17 @@ class UsageView(APIView):
     required_permissions = {"get": BILLING_READ}
     query_parameters = {"get": QUERY_PARAMETERS}
 
+    @operation(
+        "Usage over a window: summary, timeline, breakdowns and projections",
+        data=ref("UsageReport"),
+        parameters=[
+            query("period", {"type": "string", "enum": list(PERIOD_DAYS)}, "Default month."),
+            query("start", TIMESTAMP, "ISO 8601; with end, wins over period."),
+            query("end", TIMESTAMP, "ISO 8601; default now."),
+            query("granularity", {"type": "string", "enum": list(GRANULARITIES)}, "Bucket size."),
+        ],
+        errors=("INVALID_DATE_RANGE", "DATE_RANGE_TOO_LARGE"),
+    )
     def get(self, request: Request) -> Response:
         now = clock.now()
         window = usage_window(request.query_params, now=now)

@@ -5,13 +5,20 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from shared.openapi import INTEGER, NULLABLE_STRING, STRING, TIMESTAMP, array, query, record, ref
 from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_READ, FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files import services
-from storage_service.files.listing import QUERY_PARAMETERS, list_files, parse_file_query
+from storage_service.files.listing import (
+    QUERY_PARAMETERS,
+    SORT_FIELDS,
+    list_files,
+    parse_file_query,
+)
 from storage_service.files.models import File
 from storage_service.files.serializers import FileSerializer, FileUpdateSerializer
+from storage_service.openapi import FILE_DATA, PAGE_QUERY, operation
 from storage_service.unchanged import UNCHANGED
 
 
@@ -25,17 +32,41 @@ class FileViewSet(viewsets.ViewSet):
     }
     query_parameters = {"list": QUERY_PARAMETERS}
 
+    @operation(
+        "List live files, filtered, sorted and paginated",
+        data=record({"files": array(ref("File")), "pagination": ref("Pagination")}),
+        parameters=[
+            *PAGE_QUERY,
+            query("folderId", STRING, "Only files in this folder."),
+            query("type", STRING, "image, document, video, audio, other, or a MIME type."),
+            query("search", STRING, "A part of the file name."),
+            query("sortBy", {"type": "string", "enum": list(SORT_FIELDS)}, "Default uploadedAt."),
+            query("sortOrder", {"type": "string", "enum": ["asc", "desc"]}, "Default desc."),
+        ],
+        errors=("FOLDER_NOT_FOUND",),
+    )
     def list(self, request: Request) -> Response:
         files, pagination = list_files(request.user, parse_file_query(request.query_params))
         data = FileSerializer(files, many=True, context={"request": request}).data
         return Response({"files": data, "pagination": pagination})
 
+    @operation("Get a file", data=FILE_DATA, errors=("FILE_NOT_FOUND",), detail=True)
     def retrieve(self, request: Request, pk: str) -> Response:
         file = File.objects.for_org(request.user).live().filter(pk=pk).first()
         if file is None:
             raise errors.FileNotFound(fileId=pk)
         return Response({"file": FileSerializer(file, context={"request": request}).data})
 
+    @operation(
+        "Rename a file, move it or replace its metadata",
+        data=FILE_DATA,
+        body=record(
+            {"name": STRING, "folderId": NULLABLE_STRING, "metadata": {"type": "object"}},
+            optional=("name", "folderId", "metadata"),
+        ),
+        errors=("FILE_NOT_FOUND", "FOLDER_NOT_FOUND"),
+        detail=True,
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         body = FileUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -50,6 +81,14 @@ class FileViewSet(viewsets.ViewSet):
         )
         return Response({"file": FileSerializer(file, context={"request": request}).data})
 
+    @operation(
+        "Delete a file and free its space",
+        data=record(
+            {"message": STRING, "fileId": STRING, "freedSpace": INTEGER, "deletedAt": TIMESTAMP}
+        ),
+        errors=("FILE_NOT_FOUND",),
+        detail=True,
+    )
     def destroy(self, request: Request, pk: str) -> Response:
         deletion = services.file_delete(org=request.user, file_id=pk)
         return Response(
@@ -61,6 +100,19 @@ class FileViewSet(viewsets.ViewSet):
             }
         )
 
+    @operation(
+        "Upload one file as a multipart form (the part named file)",
+        data=FILE_DATA,
+        body=record(
+            {"file": {"type": "string", "format": "binary"}, "folderId": STRING},
+            optional=("folderId",),
+        ),
+        media_type="multipart/form-data",
+        errors=(
+            *("FOLDER_NOT_FOUND", "FILE_TOO_LARGE", "STORAGE_QUOTA_EXCEEDED"),
+            "STORAGE_FULL",
+        ),
+    )
     @action(detail=False, methods=["post"], url_path="upload")
     def upload(self, request: Request) -> Response:
         uploaded = request.FILES.get("file")

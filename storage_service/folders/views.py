@@ -7,6 +7,17 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from shared.openapi import (
+    BOOLEAN,
+    INTEGER,
+    NULLABLE_STRING,
+    STRING,
+    TIMESTAMP,
+    array,
+    query,
+    record,
+    ref,
+)
 from storage_service import clock
 from storage_service.accounts.permissions import FOLDERS_READ, FOLDERS_WRITE
 from storage_service.folders import services, trash, updates
@@ -24,6 +35,7 @@ from storage_service.folders.serializers import (
     parse_delete_options,
     parse_list_params,
 )
+from storage_service.openapi import FOLDER_DATA, FOLDER_DELETION, PAGE_QUERY, operation
 from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
 from storage_service.unchanged import UNCHANGED
 
@@ -65,6 +77,15 @@ class FolderViewSet(viewsets.ViewSet):
         "destroy": DELETE_PARAMETERS,
     }
 
+    @operation(
+        "List live folders by name, paginated",
+        data=record({"folders": array(ref("Folder")), "pagination": ref("Pagination")}),
+        parameters=[
+            *PAGE_QUERY,
+            query("parentFolderId", STRING, "Only this folder's children; root for the top."),
+        ],
+        errors=("FOLDER_NOT_FOUND",),
+    )
     def list(self, request: Request) -> Response:
         page_request, parent_id = parse_list_params(request.query_params)
         folders = Folder.objects.for_org(request.user).live()
@@ -78,10 +99,19 @@ class FolderViewSet(viewsets.ViewSet):
             {"folders": FolderSerializer(page, many=True).data, "pagination": pagination}
         )
 
+    @operation("Get a folder", data=FOLDER_DATA, errors=("FOLDER_NOT_FOUND",), detail=True)
     def retrieve(self, request: Request, pk: str) -> Response:
         folder = services.folder_get_live(org=request.user, folder_id=pk)
         return Response({"folder": FolderSerializer(folder).data})
 
+    @operation(
+        "Create a folder",
+        data=FOLDER_DATA,
+        body=record(
+            {"name": STRING, "parentFolderId": NULLABLE_STRING}, optional=("parentFolderId",)
+        ),
+        errors=("FOLDER_NOT_FOUND",),
+    )
     def create(self, request: Request) -> Response:
         body = FolderCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -93,6 +123,16 @@ class FolderViewSet(viewsets.ViewSet):
         )
         return Response({"folder": FolderSerializer(folder).data})
 
+    @operation(
+        "Rename a folder or move it (never into its own subtree)",
+        data=FOLDER_DATA,
+        body=record(
+            {"name": STRING, "parentFolderId": NULLABLE_STRING},
+            optional=("name", "parentFolderId"),
+        ),
+        errors=("FOLDER_NOT_FOUND",),
+        detail=True,
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         body = FolderUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -105,6 +145,19 @@ class FolderViewSet(viewsets.ViewSet):
         )
         return Response({"folder": FolderSerializer(folder).data})
 
+    @operation(
+        "Delete a folder: to the trash or for good, by the organisation's setting",
+        data=record(
+            {"message": STRING, **FOLDER_DELETION, "deletedAt": TIMESTAMP},
+        ),
+        parameters=[
+            query("force", BOOLEAN, "Delete even if the folder's subtree holds files."),
+            query("recursive", BOOLEAN, "Default true; false moves the contents up."),
+            query("dryRun", BOOLEAN, "Count what would be deleted; delete nothing."),
+        ],
+        errors=("FOLDER_NOT_FOUND", "FOLDER_NOT_EMPTY", "FOLDER_IN_USE"),
+        detail=True,
+    )
     def destroy(self, request: Request, pk: str) -> Response:
         options = parse_delete_options(request.query_params)
         now = clock.now()
@@ -124,6 +177,21 @@ class FolderViewSet(viewsets.ViewSet):
             }
         )
 
+    @operation(
+        "Delete several folders; each succeeds or fails on its own",
+        data=record(
+            {
+                "deleted": array(ref("FolderDeletion")),
+                "failed": array(record({"folderId": STRING, "code": STRING, "reason": STRING})),
+                "totalFreedSpace": INTEGER,
+                "deletedAt": TIMESTAMP,
+            }
+        ),
+        body=record(
+            {"folderIds": array(STRING), "force": BOOLEAN, "recursive": BOOLEAN, "dryRun": BOOLEAN},
+            optional=("force", "recursive", "dryRun"),
+        ),
+    )
     @action(detail=False, methods=["delete"], url_path="bulk")
     def bulk_destroy(self, request: Request) -> Response:
         body = FolderBulkDeleteSerializer(data=request.data)
@@ -147,6 +215,11 @@ class FolderViewSet(viewsets.ViewSet):
             }
         )
 
+    @operation(
+        "List the folders in the trash, restorable for 30 days",
+        data=record({"folders": array(ref("TrashedFolder")), "pagination": ref("Pagination")}),
+        parameters=PAGE_QUERY,
+    )
     @action(detail=False, methods=["get"], url_path="trash")
     def trash_list(self, request: Request) -> Response:
         trashed, pagination = trash.trash_list(
@@ -161,6 +234,14 @@ class FolderViewSet(viewsets.ViewSet):
             }
         )
 
+    @operation(
+        "Bring a folder back from the trash with its contents",
+        data=record(
+            {"folder": ref("Folder"), "restoredFiles": INTEGER, "restoredSubfolders": INTEGER}
+        ),
+        errors=("FOLDER_NOT_FOUND", "STORAGE_QUOTA_EXCEEDED"),
+        detail=True,
+    )
     @action(detail=True, methods=["post"])
     def restore(self, request: Request, pk: str) -> Response:
         restored = trash.folder_restore(org=request.user, folder_id=pk, now=clock.now())

@@ -6,10 +6,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from shared.openapi import INTEGER, NULLABLE_STRING, STRING, TIMESTAMP, array, path, record, ref
 from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
+from storage_service.openapi import FILE_DATA, operation
 from storage_service.parsers import JSONBodyParser
 from storage_service.uploads import completion, services
 from storage_service.uploads.lookups import open_upload
@@ -29,6 +31,29 @@ class UploadStartView(APIView):
     parser_classes = [JSONBodyParser]
     required_permissions = {"post": FILES_WRITE}
 
+    @operation(
+        "Open a multipart upload; PUT each part's bytes to its url",
+        data=record(
+            {
+                "uploadId": STRING,
+                "partSize": INTEGER,
+                "partCount": INTEGER,
+                "expiresAt": TIMESTAMP,
+                "parts": array(ref("UploadPart")),
+            }
+        ),
+        body=record(
+            {
+                "name": STRING,
+                "size": INTEGER,
+                "type": STRING,
+                "folderId": NULLABLE_STRING,
+                "partSize": INTEGER,
+            },
+            optional=("type", "folderId", "partSize"),
+        ),
+        errors=("FOLDER_NOT_FOUND", "FILE_TOO_LARGE", "STORAGE_QUOTA_EXCEEDED"),
+    )
     def post(self, request: Request) -> Response:
         body = UploadStartSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -54,6 +79,17 @@ class UploadPartView(APIView):
 
     required_permissions = {"put": FILES_WRITE}
 
+    @operation(
+        "Store one part's raw bytes",
+        data=record({"partNumber": INTEGER, "size": INTEGER, "etag": STRING}),
+        body={"type": "string", "format": "binary"},
+        media_type="application/octet-stream",
+        parameters=[
+            path("upload_id", "The uploadId."),
+            path("part_number", "From 1 to partCount.", INTEGER),
+        ],
+        errors=("UPLOAD_NOT_FOUND", "STORAGE_FULL"),
+    )
     def put(self, request: Request, upload_id: str, part_number: str) -> Response:
         if not PART_NUMBER.fullmatch(part_number):
             raise errors.InvalidParameters(partNumber="Must be a whole number of at least 1.")
@@ -77,6 +113,17 @@ class UploadCompleteView(APIView):
     parser_classes = [JSONBodyParser]
     required_permissions = {"post": FILES_WRITE}
 
+    @operation(
+        "Join the parts into the file",
+        data=FILE_DATA,
+        body=record(
+            {
+                "uploadId": STRING,
+                "parts": array(record({"partNumber": INTEGER, "etag": STRING})),
+            }
+        ),
+        errors=("UPLOAD_NOT_FOUND", "STORAGE_QUOTA_EXCEEDED", "STORAGE_FULL"),
+    )
     def post(self, request: Request) -> Response:
         body = UploadCompleteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -94,10 +141,22 @@ class UploadView(APIView):
 
     required_permissions = {"get": FILES_WRITE, "delete": FILES_WRITE}
 
+    @operation(
+        "An open upload's parts so far, to resume it",
+        data=ref("UploadState"),
+        parameters=[path("upload_id", "The uploadId.")],
+        errors=("UPLOAD_NOT_FOUND",),
+    )
     def get(self, request: Request, upload_id: str) -> Response:
         upload = open_upload(org=request.user, upload_id=upload_id, now=clock.now())
         return Response(UploadStateSerializer(upload, context={"request": request}).data)
 
+    @operation(
+        "Abort an open upload and drop its parts",
+        data=record({"message": STRING, "uploadId": STRING, "abortedAt": TIMESTAMP}),
+        parameters=[path("upload_id", "The uploadId.")],
+        errors=("UPLOAD_NOT_FOUND",),
+    )
     def delete(self, request: Request, upload_id: str) -> Response:
         upload = services.upload_abort(org=request.user, upload_id=upload_id, now=clock.now())
         return Response(
