@@ -10,7 +10,7 @@ MEMORY_PORT ?= 8002
 
 .PHONY: run run-storage run-memory test test-shared test-storage test-memory lint format \
 	install setup-storage setup-memory bench bench-storage bench-usage bench-memory bench-extraction \
-	bench-overhead clean
+	bench-overhead scale-out-check fuzz clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -87,6 +87,16 @@ bench-overhead: install
 # The rules extractor on 20,000-character messages shaped to be slow (tests/bench/extraction.py).
 bench-extraction: install
 	$(BIN)/python -m tests.bench.extraction $(BENCH_ARGS)
+
+# Two gunicorn instances of each service sharing PostgreSQL, Redis and an object store (moto):
+# what one instance does holds on the other (tests/scale_out/). Needs both servers up, as in CI.
+scale-out-check: install
+	$(BIN)/python -m tests.scale_out
+
+# schemathesis against both services under gunicorn on PostgreSQL and Redis, bounded in time:
+# no 500 and no answer their OpenAPI description does not allow (tests/fuzz/).
+fuzz: install
+	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import secrets
 import string
+from typing import Any
 
 _ALPHABET = string.digits + string.ascii_letters
+MAX_ID_LENGTH = 64
+
+
+def is_id(value: Any) -> bool:
+    """Whether a client's ``value`` can be looked up as an id. Not every such string is one of
+    ours (an unknown id is answered as not found), but a NUL never is: PostgreSQL cannot hold
+    one in text, and the query would fail."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and "\x00" not in value
 
 
 def new_id(prefix: str) -> str:

@@ -41,6 +41,30 @@ from shared.openapi import (
 )
 from storage_service import errors
 
+# A name's characters (storage_service/names.py): no control characters, line or paragraph
+# separators, surrogates or direction overrides; files and folders also refuse / and \.
+_NAME_CHARACTER = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+
+
+def name(longest: int, *, slashes: bool) -> Schema:
+    """A name of 1 to ``longest`` characters, not only spaces."""
+    refused = _NAME_CHARACTER + ("" if slashes else "/\\\\")
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": longest,
+        "pattern": f"^[^{refused}]*[^ {refused}][^{refused}]*$",
+    }
+
+
+NAME = name(255, slashes=False)
+KEY_NAME = name(100, slashes=True)
+ID = {"type": "string", "minLength": 1, "maxLength": 64}
+IDS = {"type": "array", "items": ID, "minItems": 1, "maxItems": 100}
+COUNT = {"type": "integer", "minimum": 1}
+TIMESTAMP_OR_EMPTY = {"anyOf": [TIMESTAMP, {"type": "string", "maxLength": 0}]}
+MIME_TYPE = {"type": "string", "pattern": r"^[A-Za-z0-9][\w!#$&^.+-]*/[\w!#$&^.+-]+$"}
+
 PERMISSIONS = [
     *("files:read", "files:write", "folders:read", "folders:write"),
     *("keys:read", "keys:write", "billing:read", "admin"),
@@ -260,10 +284,12 @@ DOWNLOAD = {
     "responses": {
         "200": {"description": "The bytes", "content": _BYTES},
         "206": {"description": "The requested range", "content": _BYTES},
+        "302": {"description": "To the object store's own signed link, when there is one"},
         "304": {"description": "Not modified since the ETag the client holds"},
     },
     "x-error-codes": [
         *("FILE_NOT_FOUND", "RANGE_NOT_SATISFIABLE", "RATE_LIMITED", "INVALID_PARAMETERS"),
+        "ACCESS_DENIED",  # a link that is not ours or has expired
         *("METHOD_NOT_ALLOWED", "INTERNAL_ERROR"),
     ],
 }

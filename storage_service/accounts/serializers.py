@@ -11,6 +11,7 @@ from storage_service import errors
 from storage_service.accounts import permissions
 from storage_service.accounts.models import ApiKey
 from storage_service.clock import iso
+from storage_service.ids import is_id
 from storage_service.names import forbidden_character
 
 MAX_NAME_LENGTH = 100
@@ -146,7 +147,7 @@ class KeyBulkRevokeSerializer(StrictBody):
             not isinstance(value, list)
             or not value
             or len(value) > MAX_BULK_IDS
-            or not all(isinstance(item, str) and 0 < len(item) <= 64 for item in value)
+            or not all(is_id(item) for item in value)
         ):
             raise errors.InvalidParameters(
                 keyIds=f"Must be an array of 1 to {MAX_BULK_IDS} key ids (strings)."

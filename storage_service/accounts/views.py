@@ -15,7 +15,7 @@ from storage_service.accounts.serializers import (
     KeyBulkRevokeSerializer,
     KeyCreateSerializer,
 )
-from storage_service.openapi import PAGE_QUERY, PERMISSIONS, operation
+from storage_service.openapi import IDS, KEY_NAME, PAGE_QUERY, PERMISSIONS, operation
 from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
 
 
@@ -44,7 +44,7 @@ class KeyViewSet(viewsets.ViewSet):
         data=record({"key": ref("CreatedApiKey")}),
         body=record(
             {
-                "name": STRING,
+                "name": KEY_NAME,
                 "permissions": array({"type": "string", "enum": PERMISSIONS}),
                 "expiresAt": TIMESTAMP,
             },
@@ -93,7 +93,7 @@ class KeyViewSet(viewsets.ViewSet):
                 "revokedAt": TIMESTAMP,
             }
         ),
-        body=record({"keyIds": array(STRING)}),
+        body=record({"keyIds": IDS}),
     )
     @action(detail=False, methods=["delete"], url_path="bulk")
     def bulk_destroy(self, request: Request) -> Response:

@@ -5,7 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shared.openapi import INTEGER, TIMESTAMP, query, record, ref
+from shared.openapi import INTEGER, one_of, query, record, ref
 from storage_service import clock
 from storage_service.accounts.models import Organisation
 from storage_service.accounts.permissions import BILLING_READ
@@ -19,7 +19,7 @@ from storage_service.billing.windows import (
     QUERY_PARAMETERS,
     usage_window,
 )
-from storage_service.openapi import operation
+from storage_service.openapi import TIMESTAMP_OR_EMPTY, operation
 
 
 class BillingView(APIView):
@@ -79,10 +79,11 @@ class UsageView(APIView):
         "Usage over a window: summary, timeline, breakdowns and projections",
         data=ref("UsageReport"),
         parameters=[
-            query("period", {"type": "string", "enum": list(PERIOD_DAYS)}, "Default month."),
-            query("start", TIMESTAMP, "ISO 8601; with end, wins over period."),
-            query("end", TIMESTAMP, "ISO 8601; default now."),
-            query("granularity", {"type": "string", "enum": list(GRANULARITIES)}, "Bucket size."),
+            # An empty value is the same as none (the default applies).
+            query("period", one_of(["", *PERIOD_DAYS]), "Default month."),
+            query("start", TIMESTAMP_OR_EMPTY, "ISO 8601; with end, wins over period."),
+            query("end", TIMESTAMP_OR_EMPTY, "ISO 8601; default now."),
+            query("granularity", one_of(["", *GRANULARITIES]), "Bucket size."),
         ],
         errors=("INVALID_DATE_RANGE", "DATE_RANGE_TOO_LARGE"),
     )

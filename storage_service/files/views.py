@@ -18,7 +18,8 @@ from storage_service.files.listing import (
 )
 from storage_service.files.models import File
 from storage_service.files.serializers import FileSerializer, FileUpdateSerializer
-from storage_service.openapi import FILE_DATA, PAGE_QUERY, operation
+from storage_service.ids import is_id
+from storage_service.openapi import FILE_DATA, NAME, PAGE_QUERY, operation
 from storage_service.unchanged import UNCHANGED
 
 
@@ -61,7 +62,7 @@ class FileViewSet(viewsets.ViewSet):
         "Rename a file, move it or replace its metadata",
         data=FILE_DATA,
         body=record(
-            {"name": STRING, "folderId": NULLABLE_STRING, "metadata": {"type": "object"}},
+            {"name": NAME, "folderId": NULLABLE_STRING, "metadata": {"type": "object"}},
             optional=("name", "folderId", "metadata"),
         ),
         errors=("FILE_NOT_FOUND", "FOLDER_NOT_FOUND"),
@@ -124,10 +125,13 @@ class FileViewSet(viewsets.ViewSet):
         unknown = sorted(set(request.data) - {"file", "folderId"})
         if unknown:
             raise errors.InvalidParameters(**dict.fromkeys(unknown[:20], "Unknown field."))
+        folder_id = request.data.get("folderId") or None
+        if folder_id is not None and not is_id(folder_id):
+            raise errors.InvalidParameters(folderId="Must be a folder id.")
         file = services.file_upload(
             org=request.user,
             uploaded=uploaded,
-            folder_id=request.data.get("folderId"),
+            folder_id=folder_id,
             now=clock.now(),
         )
         notes.note_upload(file.size)

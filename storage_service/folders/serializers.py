@@ -10,6 +10,7 @@ from storage_service import errors
 from storage_service.accounts.serializers import PatchBody, StrictBody
 from storage_service.clock import iso
 from storage_service.folders.models import MAX_NAME_LENGTH, Folder
+from storage_service.ids import is_id
 from storage_service.names import forbidden_character
 from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from storage_service.folders.trash import TrashedFolder
 
 MAX_BULK_IDS = 100
-MAX_ID_LENGTH = 64
 ROOT = "root"  # GET /folders?parentFolderId=root lists the top-level folders
 LIST_PARAMETERS = (*PAGE_PARAMETERS, "parentFolderId")
 DELETE_PARAMETERS = ("force", "recursive", "dryRun")
@@ -50,10 +50,6 @@ def name_problem(name: Any) -> str | None:
     if "/" in name or "\\" in name:
         return "The name must not contain / or \\."
     return forbidden_character(name)
-
-
-def is_id(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
 
 
 class FolderCreateSerializer(StrictBody):

@@ -35,7 +35,7 @@ from storage_service.folders.serializers import (
     parse_delete_options,
     parse_list_params,
 )
-from storage_service.openapi import FOLDER_DATA, FOLDER_DELETION, PAGE_QUERY, operation
+from storage_service.openapi import FOLDER_DATA, FOLDER_DELETION, IDS, NAME, PAGE_QUERY, operation
 from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
 from storage_service.unchanged import UNCHANGED
 
@@ -108,7 +108,7 @@ class FolderViewSet(viewsets.ViewSet):
         "Create a folder",
         data=FOLDER_DATA,
         body=record(
-            {"name": STRING, "parentFolderId": NULLABLE_STRING}, optional=("parentFolderId",)
+            {"name": NAME, "parentFolderId": NULLABLE_STRING}, optional=("parentFolderId",)
         ),
         errors=("FOLDER_NOT_FOUND",),
     )
@@ -127,7 +127,7 @@ class FolderViewSet(viewsets.ViewSet):
         "Rename a folder or move it (never into its own subtree)",
         data=FOLDER_DATA,
         body=record(
-            {"name": STRING, "parentFolderId": NULLABLE_STRING},
+            {"name": NAME, "parentFolderId": NULLABLE_STRING},
             optional=("name", "parentFolderId"),
         ),
         errors=("FOLDER_NOT_FOUND",),
@@ -188,7 +188,7 @@ class FolderViewSet(viewsets.ViewSet):
             }
         ),
         body=record(
-            {"folderIds": array(STRING), "force": BOOLEAN, "recursive": BOOLEAN, "dryRun": BOOLEAN},
+            {"folderIds": IDS, "force": BOOLEAN, "recursive": BOOLEAN, "dryRun": BOOLEAN},
             optional=("force", "recursive", "dryRun"),
         ),
     )

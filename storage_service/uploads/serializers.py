@@ -9,11 +9,11 @@ from rest_framework import serializers
 from storage_service.accounts.serializers import StrictBody
 from storage_service.clock import iso
 from storage_service.files.models import MAX_NAME_LENGTH
+from storage_service.ids import is_id
 from storage_service.names import forbidden_character
 from storage_service.uploads.layout import MAX_PARTS
 from storage_service.uploads.models import MultipartUpload
 
-MAX_ID_LENGTH = 64
 MAX_ETAG_LENGTH = 128
 MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
 
@@ -65,7 +65,7 @@ class UploadStartSerializer(StrictBody):
         return essence
 
     def validate_folderId(self, value: Any) -> str | None:
-        if value is not None and (not isinstance(value, str) or len(value) > MAX_ID_LENGTH):
+        if value not in (None, "") and not is_id(value):
             raise serializers.ValidationError("Must be a folder id (a string).")
         return value or None
 
@@ -75,7 +75,7 @@ class UploadCompleteSerializer(StrictBody):
     parts = serializers.JSONField()
 
     def validate_uploadId(self, value: Any) -> str:
-        if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID_LENGTH:
+        if not is_id(value):
             raise serializers.ValidationError("Must be an upload id (a string).")
         return value
 

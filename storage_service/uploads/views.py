@@ -11,7 +11,7 @@ from storage_service import clock, errors
 from storage_service.accounts.permissions import FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
-from storage_service.openapi import FILE_DATA, operation
+from storage_service.openapi import COUNT, FILE_DATA, ID, MIME_TYPE, NAME, operation
 from storage_service.parsers import JSONBodyParser
 from storage_service.uploads import completion, services
 from storage_service.uploads.lookups import open_upload
@@ -44,11 +44,11 @@ class UploadStartView(APIView):
         ),
         body=record(
             {
-                "name": STRING,
-                "size": INTEGER,
-                "type": STRING,
+                "name": NAME,
+                "size": COUNT,
+                "type": {**MIME_TYPE, "nullable": True},
                 "folderId": NULLABLE_STRING,
-                "partSize": INTEGER,
+                "partSize": {**COUNT, "nullable": True},
             },
             optional=("type", "folderId", "partSize"),
         ),
@@ -86,7 +86,7 @@ class UploadPartView(APIView):
         media_type="application/octet-stream",
         parameters=[
             path("upload_id", "The uploadId."),
-            path("part_number", "From 1 to partCount.", INTEGER),
+            path("part_number", "From 1 to partCount.", COUNT),
         ],
         errors=("UPLOAD_NOT_FOUND", "STORAGE_FULL"),
     )
@@ -118,8 +118,11 @@ class UploadCompleteView(APIView):
         data=FILE_DATA,
         body=record(
             {
-                "uploadId": STRING,
-                "parts": array(record({"partNumber": INTEGER, "etag": STRING})),
+                "uploadId": ID,
+                "parts": {
+                    **array(record({"partNumber": COUNT, "etag": STRING})),
+                    "minItems": 1,
+                },
             }
         ),
         errors=("UPLOAD_NOT_FOUND", "STORAGE_QUOTA_EXCEEDED", "STORAGE_FULL"),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.storage.envelope import error_of
+from tests.storage.uploading import upload_file
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +39,42 @@ def test_a_nul_in_a_name_is_refused_by_the_field(api, path, code):
     body = '{"name": "nul \\u0000 inside"}'
     error = error_of(api.post(path, data=body, content_type="application/json"), 400)
     assert error["code"] == code
+
+
+NUL_ID = "fld_\u0000x"
+
+
+# Found by fuzzing on PostgreSQL, which cannot hold a NUL in text: an id in a body reached the
+# query and answered 500.
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("delete", "/v1/folders/bulk", {"folderIds": ["fld_a", NUL_ID]}),
+        ("delete", "/v1/keys/bulk", {"keyIds": [NUL_ID]}),
+        ("post", "/v1/folders", {"name": "n", "parentFolderId": NUL_ID}),
+        ("post", "/v1/files/multipart-upload-start", {"name": "n", "size": 1, "folderId": NUL_ID}),
+        (
+            "post",
+            "/v1/files/multipart-upload-complete",
+            {"uploadId": NUL_ID, "parts": [{"partNumber": 1, "etag": "e"}]},
+        ),
+    ],
+)
+def test_a_nul_in_an_id_of_a_body_is_invalid_parameters(api, method, path, body):
+    response = getattr(api, method)(path, data=body, format="json")
+    assert error_of(response, 400)["code"] == "INVALID_PARAMETERS"
+
+
+def test_a_nul_in_the_folder_id_of_an_upload_form_is_invalid_parameters(api):
+    form = {"file": SimpleUploadedFile("a.txt", b"a"), "folderId": NUL_ID}
+    response = api.post("/v1/files/upload", form, format="multipart")
+    assert error_of(response, 400)["code"] == "INVALID_PARAMETERS"
+
+
+def test_a_nul_in_the_folder_id_of_a_file_update_is_invalid_parameters(api):
+    file = upload_file(api, "a.txt", b"a")
+    response = api.patch(f"/v1/files/{file['id']}", {"folderId": NUL_ID}, format="json")
+    assert error_of(response, 400)["code"] == "INVALID_PARAMETERS"
 
 
 @pytest.mark.parametrize(
