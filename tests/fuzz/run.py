@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -21,6 +20,7 @@ from tests.bench.server import (
     redis_forget,
     redis_reachable,
 )
+from tests.log_leaks import leaked_lines
 
 # What the issue asks of every answer: no server error, and nothing the description does not
 # allow. Left out: positive_data_acceptance and negative_data_rejection (business rules a schema
@@ -39,8 +39,6 @@ CHECKS = ",".join(
         "ignored_auth",
     )
 )
-# A signed value (payload:timestamp:signature) left whole in a log line.
-SIGNED = re.compile(r"[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
 
 
 @dataclass(frozen=True)
@@ -110,7 +108,7 @@ def fuzz(name: str, service: Service, args: argparse.Namespace) -> bool:
         server.stop()
         database.drop()
         redis_forget(args.redis_url, namespace)
-    leaks = secrets_in_log(work / "gunicorn.log", secret)
+    leaks = leaked_lines([work / "gunicorn.log"], [secret])
     print(f"{name}: schemathesis {'passed' if fuzzed else 'FAILED'};", end=" ")
     print(f"log lines holding a secret or a signed link: {len(leaks)}")
     for line in leaks[:5]:
@@ -163,9 +161,3 @@ def schemathesis(
     tail = (done.stdout + done.stderr).strip().splitlines()[-12:]
     print("\n".join(tail))
     return done.returncode == 0
-
-
-def secrets_in_log(log: Path, secret: str) -> list[str]:
-    """Lines of the run's log holding the key's secret or a signed value left whole."""
-    text = log.read_text(errors="replace") if log.exists() else ""
-    return [line for line in text.splitlines() if secret in line or SIGNED.search(line)]

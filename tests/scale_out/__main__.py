@@ -7,11 +7,15 @@ import os
 import signal
 import sys
 import time
+from dataclasses import astuple
+from functools import partial
+from pathlib import Path
 
 from tests.bench.server import ROOT, redis_reachable, single_run_lock
+from tests.log_leaks import leaked_lines
 from tests.scale_out import memory, storage
 from tests.scale_out.cluster import Cluster, log
-from tests.scale_out.verdicts import judged
+from tests.scale_out.verdicts import judged, weighed
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -28,6 +32,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per instance")
     return parser.parse_args(argv)
+
+
+NO_SECRET_LOGGED = "no log line of the four instances holds a key or a signed link"
+
+
+def no_secret_in(logs: list[Path], secrets: list[str]) -> tuple[bool, str]:
+    lines = sum(len(log.read_text(errors="replace").splitlines()) for log in logs)
+    leaks = leaked_lines(logs, secrets)
+    return weighed([f"{lines} lines read"], [line[:200] for line in leaks[:3]])
 
 
 def terminate_as_exit(signum: int, frame: object) -> None:
@@ -58,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         ]:
             verdicts.append(judged(claim, check))
             print(verdicts[-1].line(), flush=True)
+        secrets = [*astuple(storage_keys), memory_key]
+        logs = [server.log_path for service in cluster.services for server in service.servers]
+        verdicts.append(judged(NO_SECRET_LOGGED, partial(no_secret_in, logs, secrets)))
+        print(verdicts[-1].line(), flush=True)
         cluster.keep_logs = not all(v.held for v in verdicts)
     held = sum(v.held for v in verdicts)
     print(f"{held} of {len(verdicts)} checks held ({time.perf_counter() - started:.0f} s)")
