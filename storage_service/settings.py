@@ -190,6 +190,13 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_FSYNC = env_bool("STORAGE_FSYNC", True)
 # Signed download links stay valid this long (seconds).
 DOWNLOAD_URL_TTL = env_int("STORAGE_DOWNLOAD_URL_TTL", 3600)
+# Behind nginx, e.g. /protected-media/ (an internal location aliased to MEDIA_ROOT): a download
+# from the local disk is answered with X-Accel-Redirect and nginx sends the bytes. Empty: streamed.
+DOWNLOAD_ACCEL_REDIRECT_PREFIX = env("STORAGE_ACCEL_REDIRECT_PREFIX")
+if DOWNLOAD_ACCEL_REDIRECT_PREFIX and not (
+    DOWNLOAD_ACCEL_REDIRECT_PREFIX.startswith("/") and DOWNLOAD_ACCEL_REDIRECT_PREFIX.endswith("/")
+):
+    raise ImproperlyConfigured("STORAGE_ACCEL_REDIRECT_PREFIX must start and end with /.")
 # Multipart uploads: smallest part (but the last) and how long an upload may stay open.
 MULTIPART_MIN_PART_SIZE = env_int("STORAGE_MULTIPART_MIN_PART_SIZE", 5 * 1024 * 1024)
 MULTIPART_UPLOAD_TTL = env_int("STORAGE_MULTIPART_UPLOAD_TTL", 24 * 3600)
@@ -301,6 +308,15 @@ LOGGING = {
     "loggers": {"django.request": {"level": "ERROR"}, "python_multipart": {"level": "ERROR"}},
 }
 
+# Behind TLS only (deploy/*/env.example sets them): all off by default, so that `make run` serves
+# plain http on 127.0.0.1. The proxy terminates TLS; gunicorn believes its X-Forwarded-Proto from
+# FORWARDED_ALLOW_IPS (deploy/*/gunicorn.conf.py), so Django sees the request as secure.
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# A load balancer's or the container's health check asks over plain http, from inside.
+SECURE_REDIRECT_EXEMPT = [r"^ready$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)

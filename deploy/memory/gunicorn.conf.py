@@ -20,3 +20,6 @@ limit_request_line = 8190
 limit_request_field_size = 8190
 # gunicornc is not used; without this, two services on one host would share one control socket.
 control_socket_disable = True
+# X-Forwarded-Proto (https, from the proxy that holds TLS) is believed from these peers only, and
+# from anything on the unix socket the deploy files bind (deploy/*/nginx.conf). gunicorn's default.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")

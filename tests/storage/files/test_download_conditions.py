@@ -6,6 +6,7 @@ import hashlib
 
 import pytest
 from django.utils.http import http_date
+from rest_framework.test import APIClient
 
 from storage_service.files.models import File
 from tests.storage.envelope import error_of
@@ -65,3 +66,13 @@ def test_an_unsatisfiable_range_is_416_in_the_envelope(api, stored):
     assert error["code"] == "RANGE_NOT_SATISFIABLE"
     assert error["details"] == {"range": "bytes=20000-", "size": len(DATA)}
     assert response["Content-Range"] == f"bytes */{len(DATA)}"
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete", "patch", "QUERY"])
+def test_another_method_on_a_download_is_405_in_the_envelope(stored, method):
+    # A client with the CSRF check on (a browser's cookies, a fuzzer): the link is the
+    # credential, so no CSRF token applies and the answer is the envelope's 405, not an HTML 403.
+    client = APIClient(enforce_csrf_checks=True)
+    response = client.generic(method.upper(), stored["url"])
+    assert error_of(response, 405)["code"] == "METHOD_NOT_ALLOWED"
+    assert response["Allow"] == "GET, HEAD"
