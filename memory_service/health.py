@@ -9,6 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory_service.config import extractor_mode
+from memory_service.openapi import operation
+from shared.openapi import ref
 from shared.readiness import OK, database_check
 
 # Liveness stays true without a database (the process answers; restarting it would not help),
@@ -24,6 +26,11 @@ class HealthView(APIView):
     permission_classes = []
     http_method_names = ["get", "head"]  # no OPTIONS: the API publishes no metadata
 
+    @operation(
+        "Liveness, limits, extractor mode and unusable settings (no key needed)",
+        response=ref("Health"),
+        key_needed=False,
+    )
     def get(self, request: Request) -> Response:
         return Response(
             {

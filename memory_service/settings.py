@@ -7,6 +7,7 @@ names each one in ``MEMORY_CONFIG_PROBLEMS`` (health reports them) and uses the 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -195,6 +196,21 @@ MEMORY_CONFIG_PROBLEMS = list(_config.problems)
 # lastUsedAt is written at most this often per key, so that reads do not all become writes.
 KEY_LAST_USED_RESOLUTION = 60
 
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Memory service",
+    "DESCRIPTION": "Memories, context blocks, tensions and the self-model; bare JSON resources.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # A regular expression: the mount's segments may hold dots.
+    "SCHEMA_PATH_PREFIX": re.escape(f"/{MEMORY_URL_PREFIX}v1"),
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "POSTPROCESSING_HOOKS": ["memory_service.openapi.finish_schema"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -208,6 +224,17 @@ LOGGING = {
     "loggers": {"django.request": {"level": "ERROR"}},
 }
 
+# Behind TLS only (deploy/*/env.example sets them): all off by default, so that `make run` serves
+# plain http on 127.0.0.1. The proxy terminates TLS; gunicorn believes its X-Forwarded-Proto from
+# FORWARDED_ALLOW_IPS (deploy/*/gunicorn.conf.py), so Django sees the request as secure.
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# A load balancer's or the container's health check asks over plain http, from inside.
+SECURE_REDIRECT_EXEMPT = [r"^ready$"]
+_hsts = env("SECURE_HSTS_SECONDS").strip()
+# Anything but a whole number leaves HSTS off, which check --deploy reports (security.W004).
+SECURE_HSTS_SECONDS = int(_hsts) if _hsts.isdigit() else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)

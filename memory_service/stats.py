@@ -13,10 +13,12 @@ from memory_service.accounts.models import Organisation
 from memory_service.accounts.scopes import STATS_READ
 from memory_service.memories.listing import tier_counts
 from memory_service.memories.models import Turn
+from memory_service.openapi import operation
 from memory_service.selfmodel.listing import weak_domains
 from memory_service.selfmodel.serializers import DomainSerializer
 from memory_service.tensions.listing import open_tensions, tension_counts
 from memory_service.tensions.serializers import TensionSerializer
+from shared.openapi import ref
 
 # The open tensions shown, newest first; GET /v1/tensions?status=open lists them all.
 ACTIVE_TENSIONS = 10
@@ -42,5 +44,6 @@ class StatsView(APIView):
     http_method_names = ["get", "head"]
     required_scopes = {"get": STATS_READ, "head": STATS_READ}
 
+    @operation("Counts, weak domains, open tensions and turns learned from", response=ref("Stats"))
     def get(self, request: Request) -> Response:
         return Response(organisation_stats(org=caller_organisation(request)))

@@ -9,6 +9,7 @@ from django.urls import include, path, re_path
 from memory_service import api
 from memory_service.health import HealthView
 from memory_service.stats import StatsView
+from shared.openapi_views import DocsView, SchemaView
 from shared.readiness import database_check, ready_view, redis_check
 
 PREFIX = settings.MEMORY_URL_PREFIX
@@ -21,6 +22,9 @@ v1 = [
     path("", include("memory_service.tensions.urls")),
     path("", include("memory_service.selfmodel.urls")),
     re_path(r"^stats/?$", StatsView.as_view(), name="stats"),
+    # The OpenAPI 3 description (YAML, or JSON with ?format=json) and a page to browse it.
+    re_path(r"^schema/?$", SchemaView.as_view(), name="schema"),
+    re_path(r"^docs/?$", DocsView.as_view(url_name="schema"), name="docs"),
 ]
 
 urlpatterns = [

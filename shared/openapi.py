@@ -72,11 +72,14 @@ def described(
     parameters: Iterable[OpenApiParameter] = (),
     error_codes: Iterable[str] = (),
     detail: bool = False,
+    status: int = 200,
+    operation_id: str | None = None,
 ) -> Any:
-    """``extend_schema`` for one operation. ``detail`` adds the record's ``{id}`` of a router's
-    detail route. Both bodies travel as extensions that ``finish_operation`` puts in place:
-    drf-spectacular documents no request body on a DELETE (bulk deletions have one), and makes
-    a list action's answer an array (ours are objects holding one)."""
+    """``extend_schema`` for one operation, whose success answers ``status``. ``detail`` adds the
+    record's ``{id}`` of a router's detail route; ``operation_id`` names an operation whose
+    generated name would repeat another's. Both bodies travel as extensions that
+    ``finish_operation`` puts in place: drf-spectacular documents no request body on a DELETE
+    (bulk deletions have one), and makes a list action's answer an array (ours are objects)."""
     extensions: dict[str, Any] = {
         "x-error-codes": sorted(set(error_codes)),
         "x-response": response if response is not None else record({}),
@@ -86,7 +89,8 @@ def described(
     return extend_schema(
         summary=summary,
         request=None,
-        responses={200: OpenApiResponse(description="Success")},
+        responses={status: OpenApiResponse(description="Success")},
+        operation_id=operation_id,
         parameters=[*([path("id", "The record's id.")] if detail else []), *parameters],
         extensions=extensions,
     )
@@ -103,7 +107,8 @@ def finish_operation(operation: Schema, names: dict[str, str]) -> list[str]:
         operation["requestBody"] = {"required": True, "content": body}
     if "x-response" in operation:
         content = {"application/json": {"schema": operation.pop("x-response")}}
-        operation["responses"]["200"]["content"] = content
+        [success] = [r for status, r in operation["responses"].items() if str(status)[0] == "2"]
+        success["content"] = content
     return operation.pop("x-error-codes", [])
 
 

@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from shared.openapi_views import DocsView, SchemaView
 from shared.readiness import database_check, ready_view, redis_check
 from storage_service import api
 from storage_service.files.blobs import store_check
@@ -28,8 +28,8 @@ urlpatterns = [
     path("v1/", include("storage_service.files.urls")),
     path("v1/", include("storage_service.folders.urls")),
     # The OpenAPI 3 description and a page to browse it (storage_service/openapi.py).
-    re_path(r"^v1/schema/?$", SpectacularAPIView.as_view(), name="schema"),
-    re_path(r"^v1/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    re_path(r"^v1/schema/?$", SchemaView.as_view(), name="schema"),
+    re_path(r"^v1/docs/?$", DocsView.as_view(url_name="schema"), name="docs"),
     # Every other /v1 path answers NOT_FOUND in the envelope, whatever DEBUG says.
     re_path(r"^v1/", api.route_not_found),
 ]

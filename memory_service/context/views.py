@@ -9,8 +9,18 @@ from rest_framework.views import APIView
 
 from memory_service.accounts.authentication import caller_organisation
 from memory_service.accounts.scopes import MEMORIES_READ
-from memory_service.context.serializers import ContextRequestSerializer, block_body
+from memory_service.context.serializers import (
+    MAX_PINS,
+    MAX_TEXT_LENGTH,
+    MAX_TOKENS,
+    MEMORY_ID_LENGTH,
+    ContextRequestSerializer,
+    block_body,
+)
 from memory_service.context.services import context_build
+from memory_service.memories.models import MAX_SESSION_ID_LENGTH
+from memory_service.openapi import operation, text
+from shared.openapi import array, record, ref
 
 
 class ContextView(APIView):
@@ -19,6 +29,21 @@ class ContextView(APIView):
     http_method_names = ["post"]
     required_scopes = {"post": MEMORIES_READ}
 
+    @operation(
+        "Build the block to place in front of a system prompt, under the token ceiling",
+        response=ref("ContextBlock"),
+        body=record(
+            {
+                "userMessage": text(MAX_TEXT_LENGTH, blank=True),
+                "transcript": text(MAX_TEXT_LENGTH, blank=True),
+                "sessionId": text(MAX_SESSION_ID_LENGTH, blank=True),
+                # Memory ids whose bodies go in whatever their tier.
+                "forceFull": {**array(text(MEMORY_ID_LENGTH)), "maxItems": MAX_PINS},
+                "maxTokens": {"type": "integer", "minimum": 1, "maximum": MAX_TOKENS},
+            },
+            optional=("userMessage", "transcript", "sessionId", "forceFull", "maxTokens"),
+        ),
+    )
     def post(self, request: Request) -> Response:
         body = ContextRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -27,18 +27,18 @@ from tests.log_leaks import leaked_lines
 # cannot state: a folder that is not empty, a range whose end is its start), and the stateful
 # resource checks (use_after_free, ensure_resource_availability), which do not know that a
 # deleted folder can be restored or that a restore needs a folder in the trash.
-CHECKS = ",".join(
-    (
-        "not_a_server_error",
-        "status_code_conformance",
-        "content_type_conformance",
-        "response_headers_conformance",
-        "response_schema_conformance",
-        "missing_required_header",
-        "unsupported_method",
-        "ignored_auth",
-    )
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_headers_conformance",
+    "response_schema_conformance",
+    "missing_required_header",
+    "ignored_auth",
 )
+# 405 for a method a path does not have: storage's contract; memory's answers 400 InvalidRequest
+# with Allow (decisions.md), which its description says.
+METHOD_405 = "unsupported_method"
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,22 @@ class Service:
     module: str
     schema_path: str
     key_args: tuple[str, ...]
+    checks: tuple[str, ...]
 
 
 SERVICES = {
-    "storage": Service("storage_service", "/v1/schema?format=json", ("--plan", "production")),
-    "memory": Service("memory_service", "/api/v1/schema?format=json", ()),
+    "storage": Service(
+        "storage_service",
+        "/v1/schema?format=json",
+        ("--plan", "production"),
+        (*CHECKS, METHOD_405),
+    ),
+    "memory": Service(
+        "memory_service",
+        "/api/v1/schema?format=json",
+        ("--scopes", "memories:read,memories:write,stats:read,keys:manage"),
+        CHECKS,
+    ),
 }
 
 
@@ -147,7 +158,7 @@ def schemathesis(
         "run",
         f"http://127.0.0.1:{port}{service.schema_path}",
         *("--header", f"Authorization: Bearer {secret}"),
-        *("--checks", CHECKS),
+        *("--checks", ",".join(service.checks)),
         *("--phases", "examples,coverage,fuzzing,stateful"),
         *("--max-time", str(args.max_time)),
         *("--seed", str(args.seed)),
@@ -156,8 +167,14 @@ def schemathesis(
         "--suppress-health-check=all",
         *("--report", "junit", "--report-dir", str(work / "report")),
     ]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-    (work / "schemathesis.txt").write_text(done.stdout + done.stderr)
-    tail = (done.stdout + done.stderr).strip().splitlines()[-12:]
-    print("\n".join(tail))
+    for attempt in (1, 2):
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+        output = done.stdout + done.stderr
+        (work / f"schemathesis-{attempt}.txt").write_text(output)
+        print("\n".join(output.strip().splitlines()[-12:]))
+        # schemathesis' own crash, not a finding (CPython 3.11 can fail compiling the regular
+        # expressions it builds, "AST constructor recursion depth mismatch"): run it once more.
+        if done.returncode == 0 or "Failures:" in output or "Runtime Error" not in output:
+            break
+        print("schemathesis itself failed with no finding; running it once more")
     return done.returncode == 0
