@@ -15,6 +15,7 @@ from django.http import (
     HttpResponseRedirect,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 
 from storage_service import errors
@@ -115,7 +116,7 @@ def _asked(request: HttpRequest, file: File) -> int:
     return file.size if wanted is None else wanted[1] - wanted[0] + 1
 
 
-def _validators(response: HttpResponse, file: File) -> HttpResponse:
+def _validators(response: HttpResponseBase, file: File) -> HttpResponseBase:
     response["ETag"] = entity_tag(file)
     response["Last-Modified"] = http_date(file.uploaded_at.timestamp())
     response["Cache-Control"] = "private, max-age=0"
@@ -135,7 +136,7 @@ def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
         stream.close()
 
 
-def file_response(request: HttpRequest, file: File) -> HttpResponse:
+def file_response(request: HttpRequest, file: File) -> HttpResponseBase:
     """Stream ``file`` whole (200) or the requested range (206), never reading it all at once.
 
     From an object store, redirect to a short-lived pre-signed URL: the store serves the bytes
@@ -144,6 +145,7 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
     if none_match(request, file):
         return _validators(HttpResponse(status=304), file)  # the client's copy is current
     disposition = content_disposition_header(True, file.name)
+    assert disposition is not None  # an attachment always has one
     if not blobs.is_local():
         if request.method == "GET":
             notes.note_download(org_id=file.organisation_id, size=_asked(request, file))
@@ -181,7 +183,7 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
     return _validators(response, file)
 
 
-def download(request: HttpRequest, token: str) -> HttpResponse:
+def download(request: HttpRequest, token: str) -> HttpResponseBase:
     """GET /v1/downloads/<token>: the link itself is the credential (it expires)."""
     if request.method not in {"GET", "HEAD"}:
         error = errors.MethodNotAllowed()
@@ -196,4 +198,4 @@ def download(request: HttpRequest, token: str) -> HttpResponse:
         return error_response(error)
 
 
-download.allowed_methods = ("GET", "HEAD")
+download.allowed_methods = ("GET", "HEAD")  # type: ignore[attr-defined]

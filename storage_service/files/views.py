@@ -6,6 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from storage_service import clock, errors
+from storage_service.accounts.authentication import caller_organisation
 from storage_service.accounts.permissions import FILES_READ, FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files import services
@@ -26,12 +27,14 @@ class FileViewSet(viewsets.ViewSet):
     query_parameters = {"list": QUERY_PARAMETERS}
 
     def list(self, request: Request) -> Response:
-        files, pagination = list_files(request.user, parse_file_query(request.query_params))
+        files, pagination = list_files(
+            caller_organisation(request), parse_file_query(request.query_params)
+        )
         data = FileSerializer(files, many=True, context={"request": request}).data
         return Response({"files": data, "pagination": pagination})
 
     def retrieve(self, request: Request, pk: str) -> Response:
-        file = File.objects.for_org(request.user).live().filter(pk=pk).first()
+        file = File.objects.for_org(caller_organisation(request)).live().filter(pk=pk).first()
         if file is None:
             raise errors.FileNotFound(fileId=pk)
         return Response({"file": FileSerializer(file, context={"request": request}).data})
@@ -41,7 +44,7 @@ class FileViewSet(viewsets.ViewSet):
         body.is_valid(raise_exception=True)
         fields = body.validated_data
         file = services.file_update(
-            org=request.user,
+            org=caller_organisation(request),
             file_id=pk,
             name=fields.get("name"),
             folder_id=fields.get("folderId", UNCHANGED),
@@ -51,7 +54,7 @@ class FileViewSet(viewsets.ViewSet):
         return Response({"file": FileSerializer(file, context={"request": request}).data})
 
     def destroy(self, request: Request, pk: str) -> Response:
-        deletion = services.file_delete(org=request.user, file_id=pk)
+        deletion = services.file_delete(org=caller_organisation(request), file_id=pk)
         return Response(
             {
                 "message": "File deleted.",
@@ -73,7 +76,7 @@ class FileViewSet(viewsets.ViewSet):
         if unknown:
             raise errors.InvalidParameters(**dict.fromkeys(unknown[:20], "Unknown field."))
         file = services.file_upload(
-            org=request.user,
+            org=caller_organisation(request),
             uploaded=uploaded,
             folder_id=request.data.get("folderId"),
             now=clock.now(),
