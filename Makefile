@@ -98,13 +98,16 @@ scale-out-check: install
 fuzz: install
 	$(BIN)/python -m tests.fuzz $(FUZZ_ARGS)
 
+# Types: mypy with the django-stubs and DRF plugins over the code and the tests' helpers; its
+# settings module (tests/typecheck_settings.py) holds both services' apps ([tool.mypy]).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache *.egg-info

@@ -96,7 +96,7 @@ TEMPLATES = [
 ]
 
 
-def database_config(url: str, sqlite_path: Path) -> dict:
+def database_config(url: str, sqlite_path: Path) -> dj_database_url.DBConfig:
     """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
     config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
     if config["ENGINE"] == "django.db.backends.sqlite3":

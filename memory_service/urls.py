@@ -4,7 +4,7 @@ import re
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from memory_service import api
 from memory_service.health import HealthView
@@ -14,7 +14,7 @@ from shared.readiness import database_check, ready_view, redis_check
 
 PREFIX = settings.MEMORY_URL_PREFIX
 
-v1 = [
+v1: list[URLPattern | URLResolver] = [
     re_path(r"^health/?$", HealthView.as_view(), name="health"),
     path("", include("memory_service.accounts.urls")),
     path("", include("memory_service.memories.urls")),

@@ -267,14 +267,15 @@ class ServiceKeys:
 
         ``cached=False`` reads the database and caches the answer under ``token``.
         """
-        if not self.enabled():
+        url = self.redis_url()
+        if not url:  # no Redis: the cache is off (``enabled``)
             return Found(load(digest))
         if cached:
             entry = self.cache.get(digest)
             if entry is not None:
                 return Found(rebuild(entry.value), entry.token, entry)
             # Read before the database, so that the answer is never newer than its token.
-            token = current_token(self.redis_url(), self.namespace())
+            token = current_token(url, self.namespace())
         else:
             self.cache.discard(digest)
         key = load(digest)

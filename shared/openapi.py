@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 Schema = dict[str, Any]
+Error = TypeVar("Error")
 
 STRING: Schema = {"type": "string"}
 INTEGER: Schema = {"type": "integer"}
@@ -118,6 +119,6 @@ def contract_path(route: str, names: dict[str, str]) -> str:
     return renamed.rstrip("/")
 
 
-def error_classes(base: type) -> list[type]:
+def error_classes(base: type[Error]) -> list[type[Error]]:
     """``base`` and every class below it."""
     return [base, *(sub for child in base.__subclasses__() for sub in error_classes(child))]

@@ -8,6 +8,7 @@ the service's own exception handler (storage's envelope, memory's error body).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import Http404
@@ -17,6 +18,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 
 class SchemaNegotiation(DefaultContentNegotiation):
@@ -25,17 +27,21 @@ class SchemaNegotiation(DefaultContentNegotiation):
     to a format there is none of (memory's AlwaysJSON ignores Accept too)."""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
     ) -> tuple[BaseRenderer, str]:
+        offered = list(renderers)
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            return super().select_renderer(request, offered, format_suffix)
         except (NotAcceptable, Http404):
             wanted = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
-            chosen = next((r for r in renderers if r.format == wanted), renderers[0])
+            chosen = next((r for r in offered if r.format == wanted), offered[0])
             return chosen, chosen.media_type
 
 
-class JSONFailures:
+class JSONFailures(APIView):
     """Answer a failure (another method, say) as JSON like the API does, whatever the view
     renders its success as."""
 

@@ -100,7 +100,7 @@ class RedisCounter:
     shares too) counts instead, so no request fails for it; see ``redis_usable``.
     """
 
-    def __init__(self, url: str, namespace: str, fallback: Counter) -> None:
+    def __init__(self, url: str, namespace: str, fallback: DatabaseCounter) -> None:
         self.url = url
         self.namespace = namespace
         self.fallback = fallback
@@ -211,7 +211,7 @@ class DatabaseCounter:
             f"ON CONFLICT (bucket, window_start) DO UPDATE SET hits = {self.table}.hits + 1 "
             "RETURNING hits"
         )
-        params = [self._bucket(bucket), window.start]
+        params: list[str | int] = [self._bucket(bucket), window.start]
         if also is not None and connection.vendor == "postgresql":
             sql, params, also = f"WITH also AS ({also[0]}) {sql}", [*also[1], *params], None
         together = transaction.atomic(using=self.using) if also is not None else nullcontext()
@@ -238,7 +238,9 @@ class DatabaseCounter:
         return int(row[0]) if row else 0
 
 
-def make_counter(*, redis_url: str | None, table: str, namespace: str) -> Counter:
+def make_counter(
+    *, redis_url: str | None, table: str, namespace: str
+) -> RedisCounter | DatabaseCounter:
     """Return a Redis counter when ``redis_url`` is set, the database table's counter otherwise."""
     database = DatabaseCounter(table, namespace)
     if redis_url:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import errno
-from typing import Any
+from typing import Any, TypeGuard
 
 
 class ApiError(Exception):
@@ -104,7 +104,7 @@ class StorageFull(ApiError):
     message = "The server has no room for this upload now; nothing of it was kept."
 
 
-def is_out_of_space(exc: BaseException) -> bool:
+def is_out_of_space(exc: BaseException) -> TypeGuard[OSError]:
     """Tell whether ``exc`` is the filesystem saying it is full (or a disk quota is reached)."""
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 

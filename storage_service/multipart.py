@@ -20,13 +20,23 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Callable
+from typing import IO, Any
 
 import python_multipart
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.core.files.uploadhandler import SkipFile, StopFutureHandlers, StopUpload
+from django.core.files.uploadhandler import (
+    FileUploadHandler,
+    SkipFile,
+    StopFutureHandlers,
+    StopUpload,
+)
 from django.http import QueryDict
-from django.http.multipartparser import (
+
+# MAX_TOTAL_HEADER_SIZE, exhaust and parse_boundary_stream are the parser's own helpers, which
+# django-stubs leaves out.
+from django.http.multipartparser import (  # type: ignore[attr-defined]
     FIELD,
     FIELD_TYPES,
     MAX_TOTAL_HEADER_SIZE,
@@ -48,12 +58,28 @@ class StreamingMultiPartParser(MultiPartParser):
     """Django's ``MultiPartParser`` (its checks of the request, its ``parse`` contract) reading
     the body with python-multipart."""
 
+    # Set by MultiPartParser (django-stubs declares its public methods only).
+    _boundary: bytes
+    _chunk_size: int
+    _content_length: int
+    _encoding: str
+    _input_data: IO[bytes]
+    _meta: dict[str, Any]
+    _upload_handlers: list[FileUploadHandler]
+    _post: QueryDict
+    _files: MultiValueDict
+    _close_files: Callable[[], None]
+
     def _parse(self) -> tuple[QueryDict, MultiValueDict]:
         if self._content_length == 0:
             return QueryDict(encoding=self._encoding), MultiValueDict()
         for handler in self._upload_handlers:
             result = handler.handle_raw_input(
-                self._input_data, self._meta, self._content_length, self._boundary, self._encoding
+                self._input_data,
+                self._meta,
+                self._content_length,
+                self._boundary,  # type: ignore[arg-type]  # bytes, as Django passes it
+                self._encoding,
             )
             if result is not None:
                 return result[0], result[1]
@@ -69,7 +95,9 @@ class StreamingMultiPartParser(MultiPartParser):
         except BaseException:
             self._close_files()  # a part half-written when the body broke off leaves no file
             raise
-        any(handler.upload_complete() for handler in self._upload_handlers)
+        # As Django's parser: a handler that returns a value stops the rest (the stubs say None).
+        handlers = self._upload_handlers
+        any(handler.upload_complete() for handler in handlers)  # type: ignore[func-returns-value]
         self._post._mutable = False
         return self._post, self._files
 
@@ -150,7 +178,8 @@ class _Body:
     def _headers_finished(self) -> None:
         # Django's reading of a part's headers, so that names and file names come out the same.
         block = b"\r\n".join(self.header_lines) + b"\r\n\r\n"
-        kind, meta, _ = parse_boundary_stream(LazyStream(iter([block])), MAX_TOTAL_HEADER_SIZE)
+        stream = LazyStream(iter([block]))  # type: ignore[arg-type]  # any iterator of bytes
+        kind, meta, _ = parse_boundary_stream(stream, MAX_TOTAL_HEADER_SIZE)
         self.part = self._open(kind, meta)
 
     def _part_data(self, data: bytes, start: int, end: int) -> None:
@@ -209,9 +238,10 @@ class _Body:
         if not file_name:
             return _Ignored()
         content_type, content_type_extra = meta.get("content-type", ("", {}))
+        content_length: int | None
         try:
-            content_length = int(meta.get("content-length")[0])
-        except (IndexError, TypeError, ValueError):
+            content_length = int(meta["content-length"][0])
+        except (KeyError, IndexError, TypeError, ValueError):
             content_length = None
         return _File(
             parser,
@@ -298,10 +328,11 @@ class _File:
         try:
             for i, handler in enumerate(self.handlers):
                 size = len(chunk)
-                chunk = handler.receive_data_chunk(chunk, self.counters[i])
+                passed_on = handler.receive_data_chunk(chunk, self.counters[i])
                 self.counters[i] += size
-                if chunk is None:
+                if passed_on is None:
                     break
+                chunk = passed_on
         except SkipFile:
             self._skip()
 

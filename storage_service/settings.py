@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from botocore.config import Config as BotocoreConfig
@@ -130,7 +131,7 @@ TEMPLATES = [
 ]
 
 
-def database_config(url: str, sqlite_path: Path) -> dict:
+def database_config(url: str, sqlite_path: Path) -> dj_database_url.DBConfig:
     """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
     config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
     if config["ENGINE"] == "django.db.backends.sqlite3":
@@ -200,7 +201,7 @@ if DOWNLOAD_ACCEL_REDIRECT_PREFIX and not (
 # Multipart uploads: smallest part (but the last) and how long an upload may stay open.
 MULTIPART_MIN_PART_SIZE = env_int("STORAGE_MULTIPART_MIN_PART_SIZE", 5 * 1024 * 1024)
 MULTIPART_UPLOAD_TTL = env_int("STORAGE_MULTIPART_UPLOAD_TTL", 24 * 3600)
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }

@@ -9,4 +9,4 @@ application = get_wsgi_application()
 # What gunicorn answers before the application (shared/gunicorn_worker.py), in the envelope.
 from storage_service.api import early_error  # noqa: E402
 
-application.early_error = early_error
+application.early_error = early_error  # type: ignore[attr-defined]

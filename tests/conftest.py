@@ -14,6 +14,7 @@ import pytest
 def log_lines() -> Iterator[Callable[[], list[dict]]]:
     """The JSON lines the service's configured ``console`` handler writes, parsed."""
     [console] = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
+    assert isinstance(console, logging.StreamHandler)
     stream = io.StringIO()
     previous = console.setStream(stream)
     yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]

@@ -19,7 +19,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def routes(prefix: str, *, skip: tuple[Any, ...] = ()) -> set[tuple[str, str]]:
     """Every (example path, method) served under ``prefix``, views in ``skip`` left out."""
-    found = set()
+    found: set[tuple[str, str]] = set()
     for pattern, view in _patterns(get_resolver().url_patterns, ""):
         if view in skip:
             continue

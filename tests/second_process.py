@@ -46,16 +46,18 @@ class SecondProcess:
             stdout=subprocess.PIPE,
             text=True,
         )
+        assert self.process.stdin is not None and self.process.stdout is not None  # piped
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
 
     def send(self, method: str, path: str, secret: str, repeat: int = 1) -> None:
         """Start ``repeat`` requests; ``statuses`` returns their outcome."""
         line = json.dumps({"method": method, "path": path, "secret": secret, "repeat": repeat})
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        self.stdin.write(line + "\n")
+        self.stdin.flush()
 
     def statuses(self) -> list[int]:
         """The statuses of the requests last sent; ``headers`` holds the last one's headers."""
-        reply = self.process.stdout.readline()
+        reply = self.stdout.readline()
         if not reply:
             raise RuntimeError("the second process ended; its error is on stderr")
         answer = json.loads(reply)
@@ -70,7 +72,7 @@ class SecondProcess:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.process.stdin.close()
+        self.stdin.close()
         self.process.wait(timeout=30)
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -36,7 +38,7 @@ class ApiKeyAddForm(forms.ModelForm):
 
     class Meta:
         model = ApiKey
-        fields = ["organisation", "name", "scopes", "expires_at"]
+        fields = ("organisation", "name", "scopes", "expires_at")
 
 
 @admin.register(ApiKey)
@@ -46,19 +48,30 @@ class ApiKeyAdmin(admin.ModelAdmin):
     search_fields = ["name", "prefix", "id"]
     readonly_fields = ["id", "organisation", "prefix", "scopes", "created_at", "last_used_at"]
     readonly_fields += ["revoked_at"]
-    fields = ["id", "organisation", "name", "prefix", "scopes", "expires_at", "created_at"]
-    fields += ["last_used_at", "revoked_at"]
+    fields = (
+        "id",
+        "organisation",
+        "name",
+        "prefix",
+        "scopes",
+        "expires_at",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     actions = ["revoke"]
 
-    def get_form(self, request: HttpRequest, obj: ApiKey | None = None, **kwargs) -> type:
+    def get_form(
+        self, request: HttpRequest, obj: ApiKey | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm]:
         if obj is None:
             kwargs["form"] = ApiKeyAddForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> list[str]:
         return self.readonly_fields if obj is not None else []
 
-    def get_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> tuple[str, ...]:
         return self.fields if obj is not None else ApiKeyAddForm.Meta.fields
 
     def save_model(self, request: HttpRequest, obj: ApiKey, form: forms.Form, change: bool) -> None:
@@ -77,7 +90,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
             setattr(obj, field.attname, getattr(key, field.attname))
         obj._state.adding = False
         # Kept on the request only: the secret is rendered once, never stored, logged or messaged.
-        request._new_key_secret = secret
+        request._new_key_secret = secret  # type: ignore[attr-defined]
 
     def response_add(
         self, request: HttpRequest, obj: ApiKey, post_url_continue: str | None = None
@@ -86,7 +99,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "key": obj,
-            "secret": request._new_key_secret,
+            "secret": request._new_key_secret,  # type: ignore[attr-defined]
             "title": "API key created",
         }
         return TemplateResponse(request, "admin/memory_accounts/apikey/secret_once.html", context)

@@ -7,7 +7,7 @@ the ``organisation`` the request acts for.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
@@ -28,7 +28,8 @@ SECRET_PREFIX = "mk_"  # noqa: S105 -- the public prefix of every secret, not a 
 
 def caller_organisation(request: Request) -> Organisation:
     """Return the organisation an authenticated request acts for."""
-    return request.auth.organisation
+    credential = cast("ApiKey | Membership", request.auth)  # what either authentication sets
+    return credential.organisation
 
 
 def caller_key(request: Request) -> ApiKey | None:
@@ -57,7 +58,7 @@ def key_for_secret(secret: str, *, now: datetime) -> ApiKey:
     found = KEYS.lookup(digest, load=_key_from_database)
     if found.entry is not None:
         try:
-            KEYS.confirm(found.token)
+            KEYS.confirm(found.entry.token)
         except Stale as stale:
             found = KEYS.lookup(digest, load=_key_from_database, cached=False, token=stale.token)
     key = found.key

@@ -277,7 +277,9 @@ def _introduced_value(
             if not spelled:
                 # Bounded, so that a sentence of many cues is not read to its end for each.
                 limit = min(sentence_end, token.start() + _LONGEST_VALUE)
-                end = CLAUSE_END.search(text, token.start() + 1, limit).start()
+                clause_end = CLAUSE_END.search(text, token.start() + 1, limit)
+                assert clause_end is not None  # "$" matches at the limit
+                end = clause_end.start()
             return [(token.start() + _lead(token.group()), max(end, token.start() + 1))]
         if raw in SEPARATOR_MARKS or raw.endswith((":", "=")):
             introduced = True  # a mark introduces whatever stands between ("Q 'street' → X")
@@ -468,8 +470,12 @@ def _dictated(text: str, start: int, end: int) -> list[Span]:
     """
     # A weak cue serves when the sentence has no strong one: "the Wi-Fi is ..., no spaces".
     cue = STRONG_CUE.search(text, start, end) or CUE.search(text, start, end)
-    described = cue and DICTATION.search(text, cue.end(), end)
-    separator = described and DICTATED_AFTER.search(text, cue.end(), described.start() + 1)
+    if not cue:
+        return []
+    described = DICTATION.search(text, cue.end(), end)
+    if not described:
+        return []
+    separator = DICTATED_AFTER.search(text, cue.end(), described.start() + 1)
     if not separator:
         return []
     if text[separator.end() : described.start()].strip(" ,;:"):

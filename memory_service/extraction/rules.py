@@ -82,7 +82,7 @@ def _is_small_talk(text: str) -> bool:
     if prefix and lx.SMALL_TALK_FORMULA.match(text[prefix.end() :]):
         return True
     closer = lx.THANKS_CLOSER.search(text)
-    return bool(closer) and closer.start() > 0 and _is_chit_chat(text[: closer.start()])
+    return closer is not None and closer.start() > 0 and _is_chit_chat(text[: closer.start()])
 
 
 def _is_hypothetical(text: str) -> bool:

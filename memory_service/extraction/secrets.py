@@ -171,7 +171,9 @@ def _value_span(match: re.Match[str], strong: bool) -> tuple[int, int] | None:
     end -= len(value) - len(stripped)
     if match.group("keyword").lower().startswith("passphrase"):
         # A passphrase is several words: the rest of the clause is the secret.
-        return start, _CLAUSE_END.search(match.string, start).start()
+        clause_end = _CLAUSE_END.search(match.string, start)
+        assert clause_end is not None  # "$" matches at the end
+        return start, clause_end.start()
     # After ":" or "=" a value is introduced as such, so only a determiner is not one.
     introduced = match.group("separator") in (":", "=")
     stop = _DETERMINERS if introduced else NOT_VALUES

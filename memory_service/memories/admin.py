@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
@@ -28,8 +30,9 @@ class MemoryForm(forms.ModelForm):
             raise forms.ValidationError("This looks like a secret; secrets are never stored.")
         return content
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         org, content = data.get("organisation"), data.get("content")
         if self.instance._state.adding and org and content:
             held = Memory.objects.for_org(org).filter(fingerprint=fingerprint(content)).first()

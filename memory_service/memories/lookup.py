@@ -61,8 +61,11 @@ def memories_recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
 class Used(Protocol):
     """Anything that names a memory and when it was last used: a Memory, or a row of one."""
 
-    id: str
-    last_used_at: datetime | None
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def last_used_at(self) -> datetime | None: ...
 
 
 def memories_touch(*, org: Organisation, memories: Iterable[Used]) -> None:

@@ -29,7 +29,7 @@ MAX_STATEMENTS = 100
 class BlankAsNull(serializers.CharField):
     """A string stored as "" when absent, and shown as null."""
 
-    def to_representation(self, value: str) -> str | None:
+    def to_representation(self, value: str) -> str | None:  # type: ignore[override]  # None: null
         return value or None
 
 
@@ -40,7 +40,7 @@ class MemorySerializer(serializers.Serializer):
     tier = serializers.CharField()
     subject = BlankAsNull()
     domain = BlankAsNull()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.source
     sessionId = BlankAsNull(source="session_id")
     timesSeen = serializers.IntegerField(source="times_seen")
     createdAt = TimestampField(source="created_at")

@@ -177,8 +177,8 @@ class _Batch:
             if corrected is not None:
                 # The correction is about what it corrects: it takes that memory's subject.
                 # A subject-less memory leaves the correction its own subject.
-                subject = corrected.subject or candidate.subject
-                candidate = Candidate(candidate.content, candidate.kind, subject)
+                own_subject = corrected.subject or candidate.subject
+                candidate = Candidate(candidate.content, candidate.kind, own_subject)
                 relation = Relation(CONTRADICT, self.known.setdefault(corrected.pk, corrected))
         if relation is not None and relation.action == MERGE:
             return self.restate(relation.memory, origin=origin, new_turn=new_turn)

@@ -139,9 +139,9 @@ def _score_length(
             scores = {number: score for number, score in scores.items() if score + rest >= floor}
             if not scores:
                 return []
-        for tf, numbers in held[term]:
+        for tf, packed in held[term]:
             share = model.share_of(term, tf, length)
-            for number in scores.keys() & unpack(numbers):
+            for number in scores.keys() & unpack(packed):
                 scores[number] += share
         rest -= best[term]
     return [(-score, number) for number, score in scores.items() if score >= floor]

@@ -84,10 +84,11 @@ def _documents(org: Organisation, numbers: list[int], columns: str) -> list[tupl
 def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
     """Return the organisation's totals and every block of ``terms``, in one statement (so they
     agree with each other whatever is being filed meanwhile)."""
-    totals, blocks = IndexStats._meta.db_table, PostingBlock._meta.db_table
+    totals_table, blocks_table = IndexStats._meta.db_table, PostingBlock._meta.db_table
     rows = _fetch_binary(
         f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608
-        f" FROM {totals} s LEFT JOIN {blocks} b ON b.organisation_id = s.organisation_id"
+        f" FROM {totals_table} s LEFT JOIN {blocks_table} b"
+        " ON b.organisation_id = s.organisation_id"
         f" AND b.term IN ({', '.join(['%s'] * len(terms))})"
         f" WHERE s.organisation_id = %s",
         [*terms, org_id],
@@ -102,7 +103,7 @@ def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
     return rows[0][0], rows[0][1], blocks
 
 
-def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
+def _fetch_binary(sql: str, params: list[str | int]) -> list[tuple]:
     """Return the rows of ``sql``; from PostgreSQL in its binary format, in which a block's
     bytes arrive as they are instead of as hexadecimal text twice their size (half the time of a
     query of common terms)."""
@@ -110,7 +111,9 @@ def _fetch_binary(sql: str, params: list[object]) -> list[tuple]:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
-    from django.db.backends.postgresql.base import ServerBindingCursor
+    from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
+        ServerBindingCursor,  # not in django-stubs
+    )
     from psycopg.pq import Format
 
     # Django's cursors bind parameters client-side, which psycopg allows with text results only.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -16,11 +18,12 @@ class WeakFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
         return [("yes", "Yes"), ("no", "No")]
 
-    def queryset(self, request: HttpRequest, queryset: DomainQuerySet) -> QuerySet[Domain]:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Domain]) -> QuerySet[Domain]:
+        domains = cast(DomainQuerySet, queryset)  # the admin's, from Domain.objects
         if self.value() == "yes":
-            return queryset.weak()
+            return domains.weak()
         if self.value() == "no":
-            return queryset.exclude(pk__in=queryset.weak().values("pk"))
+            return queryset.exclude(pk__in=domains.weak().values("pk"))
         return queryset
 
 
@@ -29,7 +32,7 @@ class NoteInline(admin.TabularInline):
 
     model = Note
     extra = 0
-    fields = ["kind", "text", "count", "first_seen_at", "last_seen_at"]
+    fields = ("kind", "text", "count", "first_seen_at", "last_seen_at")
     readonly_fields = fields
     ordering = ["kind", "-last_seen_at", "-id"]
 
@@ -45,12 +48,12 @@ class DomainAdmin(admin.ModelAdmin):
     list_filter = [WeakFilter]
     search_fields = ["name"]
     list_select_related = ["organisation"]
-    fields = ["organisation", "name", "successes", "failures", "created_at", "updated_at"]
+    fields = ("organisation", "name", "successes", "failures", "created_at", "updated_at")
     readonly_fields = fields
     inlines = [NoteInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Domain]:
-        return super().get_queryset(request).with_reliability()
+        return cast(DomainQuerySet, super().get_queryset(request)).with_reliability()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

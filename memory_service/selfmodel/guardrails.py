@@ -88,7 +88,7 @@ def _domains(org_id: str, words: list[str], most: int) -> tuple[list[Domain], li
         f"SELECT w.*, 1 AS weak FROM (SELECT {_COLUMNS} FROM {table}"  # noqa: S608
         f" WHERE organisation_id = %s AND {_WEAK_SQL} ORDER BY score, key LIMIT %s) AS w"
     )
-    params: list[object] = [org_id, most]
+    params: list[str | int] = [org_id, most]
     if words:
         picked += (
             f" UNION ALL SELECT c.*, 0 FROM (SELECT {_COLUMNS} FROM {table} d"  # noqa: S608

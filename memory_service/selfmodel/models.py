@@ -63,7 +63,7 @@ def name_fields(name: str) -> dict[str, str]:
 
 
 # Weak: 1.6 + s < 0.6 (s + f), times ten and simplified.
-_WEAK = LessThan(2 + 2 * F("successes"), 3 * F("failures"))
+_WEAK: LessThan[int] = LessThan(2 + 2 * F("successes"), 3 * F("failures"))
 # Reliability times five, (8 + 5s) / (10 + 5n): both sides are exact integers, so the division is
 # rounded once and equal reliabilities are equal floats, which keeps ties in key order.
 _SCORE = Cast(8 + 5 * F("successes"), FloatField()) / Cast(

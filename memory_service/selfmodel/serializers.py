@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import serializers
 
@@ -53,7 +53,7 @@ class DomainSerializer(serializers.Serializer):
 def _notes(domain: Domain, kind: str) -> list[dict[str, Any]]:
     # Filtered in Python: the prefetched notes hold both kinds, most recently seen first.
     notes = [note for note in domain.notes.all() if note.kind == kind]
-    return NoteSerializer(notes, many=True).data
+    return cast(list[dict[str, Any]], NoteSerializer(notes, many=True).data)  # many: a list
 
 
 def _note_field() -> StrictCharField:

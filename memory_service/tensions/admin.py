@@ -22,7 +22,7 @@ class TensionAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["description", "id"]
     list_select_related = ["organisation"]
-    fields = [
+    fields = (
         "id",
         "organisation",
         "status",
@@ -35,7 +35,7 @@ class TensionAdmin(admin.ModelAdmin):
         "note",
         "resolution",
         "lesson",
-    ]
+    )
     readonly_fields = fields
     actions = ["resolve_keeping_newer", "resolve_keeping_older", "resolve_keeping_both"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import serializers
 
@@ -44,7 +44,8 @@ class TensionSerializer(serializers.Serializer):
         return {"keep": tension.kept, "note": tension.note or None, "lessonId": tension.lesson_id}
 
     def get_memories(self, tension: Tension) -> list[dict[str, Any]]:
-        return MemorySerializer([tension.older, tension.newer], many=True).data
+        data = MemorySerializer([tension.older, tension.newer], many=True).data
+        return cast(list[dict[str, Any]], data)  # many=True: a list
 
 
 class TensionListQuerySerializer(StrictBody):

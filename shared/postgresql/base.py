@@ -21,6 +21,7 @@ BUSY_SECONDS = 1.0
 class DatabaseWrapper(base.DatabaseWrapper):
     # When the request before this one first used the connection (monotonic clock).
     last_request_at = float("-inf")
+    health_check_done: bool  # Django's, which django-stubs does not declare
 
     def close_if_health_check_failed(self) -> None:
         if self.connection is not None and not self.health_check_done:

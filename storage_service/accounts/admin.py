@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
@@ -29,10 +31,11 @@ class ApiKeyAddForm(forms.ModelForm):
 
     class Meta:
         model = ApiKey
-        fields = ["organisation", "name", "permissions", "expires_at"]
+        fields = ("organisation", "name", "permissions", "expires_at")
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         org = cleaned.get("organisation")
         if org is not None:
             active = ApiKey.objects.for_org(org).active(clock.now()).count()
@@ -49,22 +52,33 @@ class ApiKeyAdmin(admin.ModelAdmin):
     list_filter = ["organisation"]
     search_fields = ["name", "prefix", "id"]
     readonly_fields = ["id", "prefix", "created_at", "last_used_at", "revoked_at"]
-    fields = ["id", "organisation", "name", "prefix", "permissions", "expires_at"]
-    fields += ["created_at", "last_used_at", "revoked_at"]
+    fields = (
+        "id",
+        "organisation",
+        "name",
+        "prefix",
+        "permissions",
+        "expires_at",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     actions = ["revoke"]
 
-    def get_form(self, request: HttpRequest, obj: ApiKey | None = None, **kwargs) -> type:
+    def get_form(
+        self, request: HttpRequest, obj: ApiKey | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm]:
         if obj is None:
             kwargs["form"] = ApiKeyAddForm
             kwargs["fields"] = ApiKeyAddForm.Meta.fields
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> list[str]:
         if obj is None:
             return []
         return [*self.readonly_fields, "organisation", "permissions"]
 
-    def get_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: ApiKey | None = None) -> tuple[str, ...]:
         return ApiKeyAddForm.Meta.fields if obj is None else self.fields
 
     def save_model(self, request: HttpRequest, obj: ApiKey, form: forms.Form, change: bool) -> None:
@@ -81,7 +95,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
         obj.pk, obj.prefix, obj.created_at = key.pk, key.prefix, key.created_at
         obj._state.adding = False
         # Kept on the request only: the secret is rendered once and never stored or logged.
-        request._new_key_secret = secret
+        request._new_key_secret = secret  # type: ignore[attr-defined]
 
     def response_add(
         self, request: HttpRequest, obj: ApiKey, post_url_continue=None
@@ -90,7 +104,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "key": obj,
-            "secret": request._new_key_secret,
+            "secret": request._new_key_secret,  # type: ignore[attr-defined]
             "title": "API key created",
         }
         return TemplateResponse(request, "admin/accounts/apikey/secret_once.html", context)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -44,18 +45,22 @@ def _bearer_secret(request: HttpRequest) -> str | None:
 
 
 def resolve_key(request: HttpRequest) -> KeyAuth:
-    """Resolve the request's Bearer key once; later calls return the same answer."""
+    """Resolve the request's Bearer key once; later calls return the same answer.
+
+    The answer is kept on the request (an attribute HttpRequest does not declare).
+    """
     auth = getattr(request, "_storage_key_auth", None)
     if auth is None:
         auth = _resolve(request, cached=True)
-        request._storage_key_auth = auth
+        request._storage_key_auth = auth  # type: ignore[attr-defined]
     return auth
 
 
 def forget_key(request: HttpRequest, token: str | None) -> None:
     """The request's answer stood on a token that is no longer current: read the key from the
     database again, cached under ``token`` (the current one; None: do not cache)."""
-    request._storage_key_auth = _resolve(request, cached=False, token=token)
+    auth = _resolve(request, cached=False, token=token)
+    request._storage_key_auth = auth  # type: ignore[attr-defined]
 
 
 def _resolve(request: HttpRequest, *, cached: bool, token: str | None = None) -> KeyAuth:
@@ -83,6 +88,17 @@ def _key_from_database(digest: str) -> ApiKey | None:
     return ApiKey.objects.select_related("organisation").filter(secret_hash=digest).first()
 
 
+def caller_organisation(request: Request) -> Organisation:
+    """Return the organisation whose key authenticated ``request``."""
+    # ApiKeyAuthentication makes it request.user, which DRF's types take for a Django user.
+    return cast(Organisation, request.user)
+
+
+def caller_key(request: Request) -> ApiKey:
+    """Return the API key that authenticated ``request``."""
+    return cast(ApiKey, request.auth)
+
+
 class ApiKeyAuthentication(BaseAuthentication):
     """DRF authentication: ``request.user`` is the organisation, ``request.auth`` the key."""
 
@@ -90,6 +106,7 @@ class ApiKeyAuthentication(BaseAuthentication):
         auth = resolve_key(request._request)
         if auth.error is not None:
             raise auth.error
+        assert auth.org is not None and auth.key is not None  # no error: both were found
         return auth.org, auth.key
 
     def authenticate_header(self, request: Request) -> str:

@@ -55,6 +55,7 @@ class HasRequiredPermission(BasePermission):
         key = request.auth
         if not isinstance(key, ApiKey):
             raise NotAuthenticated()
+        assert request.method is not None  # DRF's request always has one
         method = request.method.lower()
         if not hasattr(view, method):
             return True  # the method is not routed here: DRF answers 405 next

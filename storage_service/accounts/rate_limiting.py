@@ -14,7 +14,7 @@ from storage_service.billing import counting, notes
 from storage_service.billing.labels import endpoint_label
 
 
-def counter() -> rate_limits.Counter:
+def counter() -> rate_limits.RedisCounter | rate_limits.DatabaseCounter:
     # Cheap to build: the Redis connection pool behind it is kept per URL.
     return rate_limits.make_counter(
         redis_url=settings.REDIS_URL,
@@ -55,14 +55,15 @@ def _count(
         limit = settings.PLANS["free"]["requestsPerHour"]
         return rate_limits.Decision(limit=limit, count=count, window=window, now=int(now))
     usage = notes.current.get()
-    label = endpoint_label(request) if usage is not None else None
+    label, this_request = None, None
+    if usage is not None:
+        label = endpoint_label(request)
+        this_request = counting.Count(org_id=auth.org.pk, label=label, at=usage.at)
     count = counting.count_with_limit(
         counter(),
         bucket=org_bucket(auth.org),
         window=window,
-        usage=None
-        if usage is None
-        else counting.Count(org_id=auth.org.pk, label=label, at=usage.at),
+        usage=this_request,
         token=auth.token,
     )
     if usage is not None:

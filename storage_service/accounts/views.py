@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from shared.openapi import STRING, TIMESTAMP, array, record, ref
 from storage_service import clock
 from storage_service.accounts import services
+from storage_service.accounts.authentication import caller_key, caller_organisation
 from storage_service.accounts.models import ApiKey
 from storage_service.accounts.permissions import KEYS_READ, KEYS_WRITE
 from storage_service.accounts.serializers import (
@@ -35,7 +36,8 @@ class KeyViewSet(viewsets.ViewSet):
     )
     def list(self, request: Request) -> Response:
         page_request = parse_page_request(request.query_params)
-        keys, pagination = paginate(ApiKey.objects.for_org(request.user), page_request)
+        org = caller_organisation(request)
+        keys, pagination = paginate(ApiKey.objects.for_org(org), page_request)
         data = ApiKeySerializer(keys, many=True, context={"now": clock.now()}).data
         return Response({"keys": data, "pagination": pagination})
 
@@ -61,12 +63,12 @@ class KeyViewSet(viewsets.ViewSet):
         body.is_valid(raise_exception=True)
         fields = body.validated_data
         key, secret = services.key_create(
-            org=request.user,
+            org=caller_organisation(request),
             name=fields["name"],
-            permissions=fields.get("permissions") or list(request.auth.permissions),
+            permissions=fields.get("permissions") or list(caller_key(request).permissions),
             expires_at=fields.get("expiresAt"),
             now=now,
-            acting_key=request.auth,
+            acting_key=caller_key(request),
         )
         context = {"now": now, "secret": secret}
         return Response({"key": ApiKeySerializer(key, context=context).data})
@@ -79,7 +81,8 @@ class KeyViewSet(viewsets.ViewSet):
     )
     def destroy(self, request: Request, pk: str) -> Response:
         now = clock.now()
-        key = services.key_revoke(org=request.user, key_id=pk, acting_key=request.auth, now=now)
+        org, acting_key = caller_organisation(request), caller_key(request)
+        key = services.key_revoke(org=org, key_id=pk, acting_key=acting_key, now=now)
         return Response(
             {"message": "API key revoked.", "keyId": key.pk, "revokedAt": clock.iso(key.revoked_at)}
         )
@@ -101,9 +104,9 @@ class KeyViewSet(viewsets.ViewSet):
         body = KeyBulkRevokeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         outcome = services.keys_revoke_bulk(
-            org=request.user,
+            org=caller_organisation(request),
             key_ids=body.validated_data["keyIds"],
-            acting_key=request.auth,
+            acting_key=caller_key(request),
             now=now,
         )
         return Response(

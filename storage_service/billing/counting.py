@@ -157,7 +157,8 @@ def _count_in_redis(
     usage: Count | None,
     token: str | None,
 ) -> int:
-    source, keys, args = _LIMIT, [counter.key(bucket, window)], [window.reset + 60]
+    source, keys = _LIMIT, [counter.key(bucket, window)]
+    args: list[str | int] = [window.reset + 60]
     if usage is not None:
         source, keys = _COUNT_AND_LIMIT, [*usage.script_keys(), *keys]
         args = [*usage.script_args(), *args]

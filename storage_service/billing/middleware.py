@@ -3,10 +3,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import cast
 
 from django.conf import settings
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 
 from storage_service.billing import counting, notes
 from storage_service.billing.labels import endpoint_label
@@ -22,10 +24,10 @@ class UsageMiddleware:
     response ends, with the bytes actually sent.
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if not settings.USAGE_ACCOUNTING or not request.path.startswith("/v1/"):
             return self.get_response(request)
         usage = notes.RequestUsage(at=time.time())
@@ -37,10 +39,10 @@ class UsageMiddleware:
         if usage.org_id is None:  # no valid key and no signed link: nobody's usage
             return response
         usage.label = usage.label or endpoint_label(request)
-        if response.streaming and request.method != "HEAD":
-            response.streaming_content = SentBytes(
-                response.streaming_content, lambda sent: _count_rest(usage, sent)
-            )
+        if isinstance(response, StreamingHttpResponse) and request.method != "HEAD":
+            # A WSGI application's responses stream synchronously.
+            chunks = cast(Iterator[bytes], response.streaming_content)
+            response.streaming_content = SentBytes(chunks, lambda sent: _count_rest(usage, sent))
         else:
             _count_rest(usage, 0)
         return response
@@ -49,6 +51,7 @@ class UsageMiddleware:
 def _count_rest(usage: notes.RequestUsage, sent: int) -> None:
     """Count what the rate limiter's round trip could not: the bytes, or a request it did not
     see as an organisation's (a signed link)."""
+    assert usage.org_id is not None and usage.label is not None  # both set before it counts
     rest = counting.Count(
         org_id=usage.org_id,
         label=usage.label,

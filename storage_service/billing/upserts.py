@@ -9,7 +9,7 @@ from django.db import connection
 
 
 def add_to_rows(
-    table: str, keys: tuple[str, ...], values: tuple[str, ...], rows: Sequence[Sequence[object]]
+    table: str, keys: tuple[str, ...], values: tuple[str, ...], rows: Sequence[Sequence[int | str]]
 ) -> None:
     """Insert each row, or add its ``values`` to the row with the same ``keys``.
 

@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 from shared.openapi import INTEGER, one_of, query, record, ref
 from storage_service import clock
+from storage_service.accounts.authentication import caller_organisation
 from storage_service.accounts.models import Organisation
 from storage_service.accounts.permissions import BILLING_READ
 from storage_service.accounts.rate_limiting import requests_this_hour
@@ -50,7 +51,7 @@ class BillingView(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        org = Organisation.objects.get(pk=request.user.pk)  # fresh usage counters
+        org = Organisation.objects.get(pk=caller_organisation(request).pk)  # fresh usage counters
         limits = org.plan_limits
         return Response(
             {
@@ -90,5 +91,6 @@ class UsageView(APIView):
     def get(self, request: Request) -> Response:
         now = clock.now()
         window = usage_window(request.query_params, now=now)
-        counting.flush(request.user.pk)  # counts still in Redis belong in the report
-        return Response(usage_report(org=request.user, window=window, now=now.timestamp()))
+        org = caller_organisation(request)
+        counting.flush(org.pk)  # counts still in Redis belong in the report
+        return Response(usage_report(org=org, window=window, now=now.timestamp()))

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.core.files import File as DjangoFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 
 from shared import readiness
+
+if TYPE_CHECKING:
+    from storages.backends.s3 import S3Storage
 
 CHUNK_SIZE = 1024 * 1024
 
@@ -30,13 +33,18 @@ def is_local() -> bool:
     return isinstance(storage(), FileSystemStorage)
 
 
+def _object_store() -> S3Storage:
+    """The storage, when bytes live in an object store (``is_local()`` is false)."""
+    return cast("S3Storage", storage())
+
+
 def s3_client():
     """The object store's boto3 client, for what Django's storage API does not cover."""
-    return storage().connection.meta.client
+    return _object_store().connection.meta.client
 
 
 def s3_bucket() -> str:
-    return storage().bucket_name
+    return _object_store().bucket_name
 
 
 def file_blob_name(org_id: str, file_id: str) -> str:
@@ -99,7 +107,7 @@ def blob_chunks(name: str) -> Iterator[bytes]:
 def blob_url(name: str, *, content_type: str, disposition: str, expire: int) -> str:
     """A pre-signed object-store URL that serves the blob with the given headers."""
     parameters = {"ResponseContentType": content_type, "ResponseContentDisposition": disposition}
-    return storage().url(name, parameters=parameters, expire=expire)
+    return _object_store().url(name, parameters=parameters, expire=expire)
 
 
 def blob_delete(name: str) -> None:

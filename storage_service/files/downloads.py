@@ -16,6 +16,7 @@ from django.http import (
     HttpResponseRedirect,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
@@ -121,7 +122,7 @@ def _asked(request: HttpRequest, file: File) -> int:
     return _length(file, wanted)
 
 
-def _validators(response: HttpResponse, file: File) -> HttpResponse:
+def _validators(response: HttpResponseBase, file: File) -> HttpResponseBase:
     response["ETag"] = entity_tag(file)
     response["Last-Modified"] = http_date(file.uploaded_at.timestamp())
     response["Cache-Control"] = "private, max-age=0"
@@ -141,9 +142,10 @@ def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
         stream.close()
 
 
-def _streamed(file: File, wanted: tuple[int, int] | None) -> HttpResponse:
+def _streamed(file: File, wanted: tuple[int, int] | None) -> StreamingHttpResponse:
     """The file whole (200) or the range (206), read from disk in chunks."""
     stream = blobs.blob_open(file.storage_name)
+    response: StreamingHttpResponse
     if wanted is None:
         response = FileResponse(stream, content_type=file.content_type)
         response["Content-Length"] = str(file.size)
@@ -180,7 +182,7 @@ def _handed_to_nginx(
     return response
 
 
-def file_response(request: HttpRequest, file: File) -> HttpResponse:
+def file_response(request: HttpRequest, file: File) -> HttpResponseBase:
     """Stream ``file`` whole (200) or the requested range (206), never reading it all at once.
 
     From an object store, redirect to a short-lived pre-signed URL: the store serves the bytes
@@ -191,6 +193,7 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
     if none_match(request, file):
         return _validators(HttpResponse(status=304), file)  # the client's copy is current
     disposition = content_disposition_header(True, file.name)
+    assert disposition is not None  # an attachment always has one
     if not blobs.is_local():
         if request.method == "GET":
             notes.note_download(org_id=file.organisation_id, size=_asked(request, file))
@@ -222,7 +225,7 @@ def file_response(request: HttpRequest, file: File) -> HttpResponse:
 # The link is the credential: no cookie or CSRF token applies, and another method is answered
 # 405 in the envelope below rather than by the CSRF check's HTML page.
 @csrf_exempt
-def download(request: HttpRequest, token: str) -> HttpResponse:
+def download(request: HttpRequest, token: str) -> HttpResponseBase:
     """GET /v1/downloads/<token>: the link itself is the credential (it expires)."""
     if request.method not in {"GET", "HEAD"}:
         error = errors.MethodNotAllowed()
@@ -237,4 +240,4 @@ def download(request: HttpRequest, token: str) -> HttpResponse:
         return error_response(error)
 
 
-download.allowed_methods = ("GET", "HEAD")
+download.allowed_methods = ("GET", "HEAD")  # type: ignore[attr-defined]

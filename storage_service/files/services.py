@@ -122,7 +122,9 @@ def file_upload(
     """Store an uploaded file (already spilled to disk and hashed) and record it."""
     folder = live_folder(org=org, folder_id=folder_id)
     name = clean_file_name(uploaded.name)
-    quota.check_upload_size(org=org, size=uploaded.size)
+    size = uploaded.size
+    assert size is not None  # the upload handler sets it when the file completes
+    quota.check_upload_size(org=org, size=size)
     content_type, metadata = describe(name=name, stream=uploaded)
     file_id = new_file_id()
     storage_name = blobs.file_blob_name(org.pk, file_id)
@@ -132,7 +134,7 @@ def file_upload(
             org=org,
             folder=folder,
             name=name,
-            size=uploaded.size,
+            size=size,
             content_type=content_type,
             storage_name=storage_name,
             sha256=getattr(uploaded, "sha256", ""),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import NoReturn
 
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
 from django.http import QueryDict
@@ -45,7 +46,7 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
         )
         if not too_long:
             return None
-        self.request.upload_refused = errors.FileTooLarge(maxSize=self.max_size)
+        self._note_refusal(errors.FileTooLarge(maxSize=self.max_size))
         return QueryDict(), MultiValueDict()  # parsed as empty, without reading the body
 
     def new_file(self, *args, **kwargs) -> None:
@@ -59,7 +60,7 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
         except OSError as exc:
             self._refuse_os_error(exc)
 
-    def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
         self.received += len(raw_data)
         if self.max_size is not None and self.received > self.max_size:
             self._refuse(errors.FileTooLarge(maxSize=self.max_size))
@@ -77,14 +78,18 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
             self._refuse_os_error(exc)
         uploaded = super().file_complete(file_size)
         if uploaded is not None:
-            uploaded.sha256 = self.digest.hexdigest()
+            uploaded.sha256 = self.digest.hexdigest()  # type: ignore[attr-defined]
         return uploaded
 
-    def _refuse(self, error: errors.ApiError) -> None:
-        self.request.upload_refused = error
+    def _refuse(self, error: errors.ApiError) -> NoReturn:
+        self._note_refusal(error)
         raise StopUpload(connection_reset=False)
 
-    def _refuse_os_error(self, exc: OSError) -> None:
+    def _note_refusal(self, error: errors.ApiError) -> None:
+        assert self.request is not None  # Django's parser always gives its handlers the request
+        self.request.upload_refused = error  # type: ignore[attr-defined]
+
+    def _refuse_os_error(self, exc: OSError) -> NoReturn:
         if errors.is_out_of_space(exc):
             self._refuse(errors.StorageFull())
         if hasattr(self, "file"):  # any other failure still removes the spill file

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 
 from shared.openapi import INTEGER, NULLABLE_STRING, STRING, TIMESTAMP, array, query, record, ref
 from storage_service import clock, errors
+from storage_service.accounts.authentication import caller_organisation
 from storage_service.accounts.permissions import FILES_READ, FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files import services
@@ -47,13 +48,15 @@ class FileViewSet(viewsets.ViewSet):
         errors=("FOLDER_NOT_FOUND",),
     )
     def list(self, request: Request) -> Response:
-        files, pagination = list_files(request.user, parse_file_query(request.query_params))
+        files, pagination = list_files(
+            caller_organisation(request), parse_file_query(request.query_params)
+        )
         data = FileSerializer(files, many=True, context={"request": request}).data
         return Response({"files": data, "pagination": pagination})
 
     @operation("Get a file", data=FILE_DATA, errors=("FILE_NOT_FOUND",), detail=True)
     def retrieve(self, request: Request, pk: str) -> Response:
-        file = File.objects.for_org(request.user).live().filter(pk=pk).first()
+        file = File.objects.for_org(caller_organisation(request)).live().filter(pk=pk).first()
         if file is None:
             raise errors.FileNotFound(fileId=pk)
         return Response({"file": FileSerializer(file, context={"request": request}).data})
@@ -73,7 +76,7 @@ class FileViewSet(viewsets.ViewSet):
         body.is_valid(raise_exception=True)
         fields = body.validated_data
         file = services.file_update(
-            org=request.user,
+            org=caller_organisation(request),
             file_id=pk,
             name=fields.get("name"),
             folder_id=fields.get("folderId", UNCHANGED),
@@ -91,7 +94,7 @@ class FileViewSet(viewsets.ViewSet):
         detail=True,
     )
     def destroy(self, request: Request, pk: str) -> Response:
-        deletion = services.file_delete(org=request.user, file_id=pk)
+        deletion = services.file_delete(org=caller_organisation(request), file_id=pk)
         return Response(
             {
                 "message": "File deleted.",
@@ -129,7 +132,7 @@ class FileViewSet(viewsets.ViewSet):
         if folder_id is not None and not is_id(folder_id):
             raise errors.InvalidParameters(folderId="Must be a folder id.")
         file = services.file_upload(
-            org=request.user,
+            org=caller_organisation(request),
             uploaded=uploaded,
             folder_id=folder_id,
             now=clock.now(),

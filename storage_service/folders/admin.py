@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from storage_service import clock, errors
 from storage_service.folders import trash
-from storage_service.folders.models import Folder
+from storage_service.folders.models import Folder, FolderQuerySet
 
 
 class TrashFilter(admin.SimpleListFilter):
@@ -17,10 +19,11 @@ class TrashFilter(admin.SimpleListFilter):
         return [("live", "Live"), ("trashed", "In the trash")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Folder]) -> QuerySet[Folder]:
+        folders = cast(FolderQuerySet, queryset)  # the admin's, from Folder.objects
         if self.value() == "live":
-            return queryset.live()
+            return folders.live()
         if self.value() == "trashed":
-            return queryset.in_trash()
+            return folders.in_trash()
         return queryset
 
 
@@ -32,8 +35,17 @@ class FolderAdmin(admin.ModelAdmin):
     list_filter = [TrashFilter, "organisation"]
     list_select_related = ["organisation"]
     search_fields = ["name", "id"]
-    fields = ["id", "organisation", "name", "tree_path", "parent", "created_at", "updated_at"]
-    fields += ["deleted_at", "trash_root"]
+    fields = (
+        "id",
+        "organisation",
+        "name",
+        "tree_path",
+        "parent",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "trash_root",
+    )
     readonly_fields = fields
     actions = ["restore_from_trash"]
 

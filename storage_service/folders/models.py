@@ -8,6 +8,7 @@ from storage_service.accounts.models import Organisation
 from storage_service.ids import new_folder_id
 
 MAX_NAME_LENGTH = 255
+MAX_PATH_LENGTH = 2000
 
 
 class FolderQuerySet(models.QuerySet):
@@ -39,7 +40,7 @@ class Folder(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
     name = models.CharField(max_length=MAX_NAME_LENGTH)
-    path = models.CharField(max_length=2000, editable=False)
+    path = models.CharField(max_length=MAX_PATH_LENGTH, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)

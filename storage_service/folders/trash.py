@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -34,7 +35,9 @@ class TrashedFolder:
 
     @property
     def purge_at(self) -> datetime:
-        return self.folder.deleted_at + RESTORE_WINDOW
+        deleted_at = self.folder.deleted_at
+        assert deleted_at is not None  # a folder in the trash
+        return deleted_at + RESTORE_WINDOW
 
 
 def trash_list(
@@ -156,11 +159,11 @@ def trash_purge(*, now: datetime, older_than: timedelta = RESTORE_WINDOW) -> Tra
     expired_files = File.objects.filter(deleted_at__lte=cutoff)
     while batch := list(expired_files.values_list("pk", flat=True)[:PURGE_BATCH]):
         with transaction.atomic():
-            rows = expired_files.select_for_update().filter(pk__in=batch)
-            rows = list(rows.values_list("pk", "storage_name", "size"))
+            claimed = expired_files.select_for_update().filter(pk__in=batch)
+            rows = list(claimed.values_list("pk", "storage_name", "size"))
             File.objects.filter(pk__in=[pk for pk, _, _ in rows]).delete()
             names = [name for _, name, _ in rows]
-            transaction.on_commit(lambda names=names: blobs.blob_delete_many(names))
+            transaction.on_commit(functools.partial(blobs.blob_delete_many, names))
         purged.files += len(rows)
         purged.freed_space += sum(size for _, _, size in rows)
     return purged

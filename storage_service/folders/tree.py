@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from django.db.models import QuerySet, Value
+from django.db.models import Value
 from django.db.models.functions import Concat, Substr
 
-from storage_service.folders.models import MAX_NAME_LENGTH, Folder
+from storage_service.folders.models import MAX_NAME_LENGTH, MAX_PATH_LENGTH, Folder, FolderQuerySet
 
 ROOT_PATH = "/"
-MAX_PATH_LENGTH = Folder._meta.get_field("path").max_length
 # Each level adds an id and a slash to the path, so the column's width bounds the depth.
 MAX_DEPTH = (MAX_PATH_LENGTH - len(ROOT_PATH)) // (len("fld_") + 20 + 1)
 
@@ -33,7 +32,7 @@ def paths_rewrite(*, org_id: str, old_prefix: str, new_prefix: str, exclude_id: 
     ).update(path=Concat(Value(new_prefix), Substr("path", len(old_prefix) + 1)))
 
 
-def names_taken(siblings: QuerySet[Folder], name: str) -> set[str]:
+def names_taken(siblings: FolderQuerySet, name: str) -> set[str]:
     """The live names among ``siblings`` that ``name`` or one of its variants could clash with."""
     stem = name[: MAX_NAME_LENGTH - 32]  # every variant keeps at least this much of the name
     return set(siblings.live().filter(name__startswith=stem).values_list("name", flat=True))

@@ -19,6 +19,7 @@ from shared.openapi import (
     ref,
 )
 from storage_service import clock
+from storage_service.accounts.authentication import caller_organisation
 from storage_service.accounts.permissions import FOLDERS_READ, FOLDERS_WRITE
 from storage_service.folders import services, trash, updates
 from storage_service.folders.models import Folder
@@ -88,11 +89,11 @@ class FolderViewSet(viewsets.ViewSet):
     )
     def list(self, request: Request) -> Response:
         page_request, parent_id = parse_list_params(request.query_params)
-        folders = Folder.objects.for_org(request.user).live()
+        folders = Folder.objects.for_org(caller_organisation(request)).live()
         if parent_id == ROOT:
             folders = folders.filter(parent__isnull=True)
         elif parent_id is not None:
-            parent = services.folder_get_live(org=request.user, folder_id=parent_id)
+            parent = services.folder_get_live(org=caller_organisation(request), folder_id=parent_id)
             folders = folders.filter(parent=parent)
         page, pagination = paginate(folders.order_by("name", "id"), page_request)
         return Response(
@@ -101,7 +102,7 @@ class FolderViewSet(viewsets.ViewSet):
 
     @operation("Get a folder", data=FOLDER_DATA, errors=("FOLDER_NOT_FOUND",), detail=True)
     def retrieve(self, request: Request, pk: str) -> Response:
-        folder = services.folder_get_live(org=request.user, folder_id=pk)
+        folder = services.folder_get_live(org=caller_organisation(request), folder_id=pk)
         return Response({"folder": FolderSerializer(folder).data})
 
     @operation(
@@ -116,7 +117,7 @@ class FolderViewSet(viewsets.ViewSet):
         body = FolderCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         folder = services.folder_create(
-            org=request.user,
+            org=caller_organisation(request),
             name=body.validated_data["name"],
             parent_id=body.validated_data.get("parentFolderId"),
             now=clock.now(),
@@ -137,7 +138,7 @@ class FolderViewSet(viewsets.ViewSet):
         body = FolderUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         folder = updates.folder_update(
-            org=request.user,
+            org=caller_organisation(request),
             folder_id=pk,
             name=body.validated_data.get("name"),
             parent_id=body.validated_data.get("parentFolderId", UNCHANGED),
@@ -162,7 +163,7 @@ class FolderViewSet(viewsets.ViewSet):
         options = parse_delete_options(request.query_params)
         now = clock.now()
         outcome = services.folder_delete(
-            org=request.user,
+            org=caller_organisation(request),
             folder_id=pk,
             force=options.force,
             recursive=options.recursive,
@@ -199,7 +200,7 @@ class FolderViewSet(viewsets.ViewSet):
         fields = body.validated_data
         now = clock.now()
         outcome = services.folders_delete_bulk(
-            org=request.user,
+            org=caller_organisation(request),
             folder_ids=fields["folderIds"],
             force=fields.get("force", False),
             recursive=fields.get("recursive", True),
@@ -223,7 +224,7 @@ class FolderViewSet(viewsets.ViewSet):
     @action(detail=False, methods=["get"], url_path="trash")
     def trash_list(self, request: Request) -> Response:
         trashed, pagination = trash.trash_list(
-            org=request.user,
+            org=caller_organisation(request),
             page_request=parse_page_request(request.query_params),
             now=clock.now(),
         )
@@ -244,7 +245,9 @@ class FolderViewSet(viewsets.ViewSet):
     )
     @action(detail=True, methods=["post"])
     def restore(self, request: Request, pk: str) -> Response:
-        restored = trash.folder_restore(org=request.user, folder_id=pk, now=clock.now())
+        restored = trash.folder_restore(
+            org=caller_organisation(request), folder_id=pk, now=clock.now()
+        )
         return Response(
             {
                 "folder": FolderSerializer(restored.folder).data,

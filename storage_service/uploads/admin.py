@@ -23,7 +23,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class UploadPartInline(admin.TabularInline):
     model = UploadPart
-    fields = ["part_number", "size", "etag", "created_at"]
+    fields = ("part_number", "size", "etag", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -46,7 +46,8 @@ class MultipartUploadAdmin(ReadOnlyAdmin):
 
     @admin.display(description="parts received")
     def parts(self, upload: MultipartUpload) -> str:
-        return f"{upload.parts_received} / {upload.part_count}"
+        received = upload.parts_received  # type: ignore[attr-defined]  # from get_queryset
+        return f"{received} / {upload.part_count}"
 
     @admin.display(description="state")
     def state(self, upload: MultipartUpload) -> str:

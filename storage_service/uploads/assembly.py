@@ -17,10 +17,11 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from django.conf import settings
 from django.core.files.move import file_move_safe
+from django.core.files.storage import FileSystemStorage
 
 from storage_service.files import blobs
 from storage_service.files.hashing import StreamDigest
@@ -212,7 +213,7 @@ def _temporary_file(prefix: str):
 
 
 def _move_into_storage(path: str, name: str) -> None:
-    storage = blobs.storage()
+    storage = cast(FileSystemStorage, blobs.storage())  # parts are assembled on local disk only
     target = storage.path(name)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     file_move_safe(path, target, allow_overwrite=True)

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from shared.openapi import INTEGER, NULLABLE_STRING, STRING, TIMESTAMP, array, path, record, ref
 from storage_service import clock, errors
+from storage_service.accounts.authentication import caller_organisation
 from storage_service.accounts.permissions import FILES_WRITE
 from storage_service.billing import notes
 from storage_service.files.serializers import FileSerializer
@@ -59,7 +60,7 @@ class UploadStartView(APIView):
         body.is_valid(raise_exception=True)
         fields = body.validated_data
         upload = services.upload_start(
-            org=request.user,
+            org=caller_organisation(request),
             name=fields["name"],
             size=fields["size"],
             content_type=fields.get("type"),
@@ -94,7 +95,7 @@ class UploadPartView(APIView):
         if not PART_NUMBER.fullmatch(part_number):
             raise errors.InvalidParameters(partNumber="Must be a whole number of at least 1.")
         part = services.upload_part_store(
-            org=request.user,
+            org=caller_organisation(request),
             upload_id=upload_id,
             part_number=int(part_number),
             body=request._request,
@@ -131,7 +132,7 @@ class UploadCompleteView(APIView):
         body = UploadCompleteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         file = completion.upload_complete(
-            org=request.user,
+            org=caller_organisation(request),
             upload_id=body.validated_data["uploadId"],
             parts=body.validated_data["parts"],
             now=clock.now(),
@@ -151,7 +152,7 @@ class UploadView(APIView):
         errors=("UPLOAD_NOT_FOUND",),
     )
     def get(self, request: Request, upload_id: str) -> Response:
-        upload = open_upload(org=request.user, upload_id=upload_id, now=clock.now())
+        upload = open_upload(org=caller_organisation(request), upload_id=upload_id, now=clock.now())
         return Response(UploadStateSerializer(upload, context={"request": request}).data)
 
     @operation(
@@ -161,7 +162,9 @@ class UploadView(APIView):
         errors=("UPLOAD_NOT_FOUND",),
     )
     def delete(self, request: Request, upload_id: str) -> Response:
-        upload = services.upload_abort(org=request.user, upload_id=upload_id, now=clock.now())
+        upload = services.upload_abort(
+            org=caller_organisation(request), upload_id=upload_id, now=clock.now()
+        )
         return Response(
             {
                 "message": "Multipart upload aborted.",

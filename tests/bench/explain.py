@@ -7,6 +7,7 @@ each query the listing ran, its time in the service's connection, and its plan.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -46,7 +47,7 @@ def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list
     report: dict[str, list[dict[str, Any]]] = {}
     for name, params in scenarios.items():
         query = parse_file_query(params)
-        captured = captured_sql(lambda query=query: list_files(org, query))
+        captured = captured_sql(functools.partial(list_files, org, query))
         for item in captured:
             with connection.cursor() as cursor:
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])

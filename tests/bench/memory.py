@@ -58,6 +58,7 @@ from tests.bench.server import (
     Gunicorn,
     free_port,
     manage,
+    one_row,
     peak_rss_bytes,
     single_run_lock,
 )
@@ -342,8 +343,8 @@ class Bench:
 
     def describe_setup(self) -> None:
         with self.database.connect() as conn:
-            (pg_version,) = conn.execute("SHOW server_version").fetchone()
-            (shared_buffers,) = conn.execute("SHOW shared_buffers").fetchone()
+            (pg_version,) = one_row(conn.execute("SHOW server_version"))
+            (shared_buffers,) = one_row(conn.execute("SHOW shared_buffers"))
         commit = subprocess.run(
             ["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
             capture_output=True,
@@ -399,8 +400,8 @@ class Bench:
             conn.close()
         seconds = time.perf_counter() - started
         self.seed_seconds += seconds
-        with self.database.connect() as conn:
-            conn.execute("VACUUM ANALYZE")
+        with self.database.connect() as db:
+            db.execute("VACUUM ANALYZE")
         conn = api.connect()
         try:
             held = call(api, conn, "GET", "/memories?limit=1")["counts"]
@@ -831,7 +832,8 @@ def explain_sql(queries: list[str], messages: list[str]) -> None:
             with connection.cursor() as cursor:
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])
                 plan = "\n".join(row[0] for row in cursor.fetchall())
-            sql = connection.ops.compose_sql(item["sql"], item["params"])
+            # compose_sql is PostgreSQL's, which django-stubs does not declare.
+            sql = connection.ops.compose_sql(item["sql"], item["params"])  # type: ignore[attr-defined]
             print(f"--- {item['ms']:.1f} ms in the service's connection\n{sql}\n\n{plan}\n")
 
 

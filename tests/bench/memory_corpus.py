@@ -17,6 +17,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 ZIPF_S = 1.1
 
@@ -505,15 +506,12 @@ def context_messages(count: int, held: list[str], seed: int = 4) -> list[tuple[s
             out.append(("none", message))
             continue
         _, kind, template = rng.choices(CONTEXT_TRIGGERS, weights)[0]
-        message = re.sub(
-            r"\{(\w+)\}",
-            lambda match: (
-                rng.choice(drawn[match.group(1)])
-                if match.group(1) in drawn
-                else SLOTS[match.group(1)](rng)
-            ),
-            template,
-        )
+
+        def filled(match: re.Match[str]) -> str:
+            name = match.group(1)
+            return rng.choice(drawn[name]) if name in drawn else SLOTS[name](rng)
+
+        message = re.sub(r"\{(\w+)\}", filled, template)
         out.append((kind, message))
     return out
 
@@ -538,7 +536,7 @@ STRATEGIES = [
 ]
 
 
-def outcomes(count: int, seed: int = 5) -> list[dict[str, object]]:
+def outcomes(count: int, seed: int = 5) -> list[dict[str, Any]]:
     """Return ``count`` bodies for POST /self-model/outcome over the team names as domains.
 
     About 70% succeed; a failure carries a failure pattern half the time and a strategy a third,

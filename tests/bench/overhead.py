@@ -42,6 +42,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.bench import client
 from tests.bench.server import (
@@ -127,11 +128,14 @@ UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
 def parse_ms(text: str) -> float:
-    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if match is None:
+        raise RuntimeError(f"unexpected wrk duration {text!r}")
+    number, unit = match.groups()
     return float(number) * UNITS_MS[unit]
 
 
-def parse_wrk(output: str) -> dict[str, object]:
+def parse_wrk(output: str) -> dict[str, Any]:
     def find(pattern: str) -> str:
         match = re.search(pattern, output, re.MULTILINE)
         if match is None:

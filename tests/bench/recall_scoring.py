@@ -184,13 +184,13 @@ def _run(args: argparse.Namespace) -> None:
         org = Organisation.objects.get()
     else:
         call_command("migrate", verbosity=0)
-        org = OrganisationFactory()
+        org = OrganisationFactory.create()
         start = time.perf_counter()
         _load(org, args.memories)
         print(f"loaded {args.memories} memories in {time.perf_counter() - start:.0f}s")
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
-    key = ApiKeyFactory(organisation=org, scopes=list(ALL_SCOPES))
+    key = ApiKeyFactory.create(organisation=org, scopes=list(ALL_SCOPES))
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT term, SUM(LENGTH(numbers)) / 8 FROM recall_postingblock"

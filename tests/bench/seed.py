@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import psycopg
 
+from tests.bench.server import one_row
+
 TOP_FOLDERS = 100
 SUBFOLDERS_EACH = 9
 TRASHED_FOLDERS = 10
@@ -204,7 +206,7 @@ def seed(conn: psycopg.Connection, *, org_id: str, files: int) -> Seeded:
             f"WHERE organisation_id = %(org)s AND {condition}",
             {"org": org_id},
         )
-    (live_folders,) = conn.execute("SELECT count(*) FROM bench_live_folder").fetchone()
+    (live_folders,) = one_row(conn.execute("SELECT count(*) FROM bench_live_folder"))
     # Row triggers (the per-type tallies, foreign keys) would fire a million times: skip them
     # while inserting rows that are right by construction, then rebuild what they maintain.
     conn.execute("SET session_replication_role = replica")
@@ -253,7 +255,7 @@ def _count_and_settle(conn: psycopg.Connection, org_id: str) -> Seeded:
         """,
         {"org": org_id},
     )
-    (has_tally,) = conn.execute("SELECT to_regclass('files_filetally') IS NOT NULL").fetchone()
+    (has_tally,) = one_row(conn.execute("SELECT to_regclass('files_filetally') IS NOT NULL"))
     if has_tally:
         conn.execute("DELETE FROM files_filetally WHERE organisation_id = %(org)s", {"org": org_id})
         conn.execute(
@@ -269,35 +271,43 @@ def _count_and_settle(conn: psycopg.Connection, org_id: str) -> Seeded:
     conn.execute("VACUUM (ANALYZE) files_file")
     conn.execute("VACUUM (ANALYZE) folders_folder")
     conn.execute("VACUUM (ANALYZE) accounts_organisation")
-    live, used = conn.execute(
-        "SELECT file_count, storage_used FROM accounts_organisation WHERE id = %s", [org_id]
-    ).fetchone()
-    (trashed,) = conn.execute(
-        "SELECT count(*) FROM files_file WHERE organisation_id = %s AND deleted_at IS NOT NULL",
-        [org_id],
-    ).fetchone()
-    (folders,) = conn.execute(
-        "SELECT count(*) FROM folders_folder WHERE organisation_id = %s", [org_id]
-    ).fetchone()
-    (matches,) = conn.execute(
-        "SELECT count(*) FROM files_file WHERE organisation_id = %s AND deleted_at IS NULL "
-        "AND upper(name) LIKE upper(%s)",
-        [org_id, f"%{SEARCH_WORD}%"],
-    ).fetchone()
-    largest_id, largest_count = conn.execute(
-        "SELECT folder_id, count(*) FROM files_file "
-        "WHERE organisation_id = %s AND deleted_at IS NULL AND folder_id IS NOT NULL "
-        "GROUP BY folder_id ORDER BY count(*) DESC, folder_id LIMIT 1",
-        [org_id],
-    ).fetchone()
-    by_mime = dict(
+    live, used = one_row(
+        conn.execute(
+            "SELECT file_count, storage_used FROM accounts_organisation WHERE id = %s", [org_id]
+        )
+    )
+    (trashed,) = one_row(
+        conn.execute(
+            "SELECT count(*) FROM files_file WHERE organisation_id = %s AND deleted_at IS NOT NULL",
+            [org_id],
+        )
+    )
+    (folders,) = one_row(
+        conn.execute("SELECT count(*) FROM folders_folder WHERE organisation_id = %s", [org_id])
+    )
+    (matches,) = one_row(
+        conn.execute(
+            "SELECT count(*) FROM files_file WHERE organisation_id = %s AND deleted_at IS NULL "
+            "AND upper(name) LIKE upper(%s)",
+            [org_id, f"%{SEARCH_WORD}%"],
+        )
+    )
+    largest_id, largest_count = one_row(
+        conn.execute(
+            "SELECT folder_id, count(*) FROM files_file "
+            "WHERE organisation_id = %s AND deleted_at IS NULL AND folder_id IS NOT NULL "
+            "GROUP BY folder_id ORDER BY count(*) DESC, folder_id LIMIT 1",
+            [org_id],
+        )
+    )
+    by_mime: dict[str, int] = dict(
         conn.execute(
             "SELECT content_type, count(*) FROM files_file "
             "WHERE organisation_id = %s AND deleted_at IS NULL GROUP BY content_type",
             [org_id],
         ).fetchall()
     )
-    by_category = dict(
+    by_category: dict[str, int] = dict(
         conn.execute(
             "SELECT category, count(*) FROM files_file "
             "WHERE organisation_id = %s AND deleted_at IS NULL GROUP BY category",

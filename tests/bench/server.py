@@ -34,7 +34,7 @@ class Database:
     def url(self) -> str:
         info = psycopg.conninfo.conninfo_to_dict(self.admin_url)
         info["dbname"] = self.name
-        return psycopg.conninfo.make_conninfo(**info)
+        return psycopg.conninfo.make_conninfo("", **info)
 
     @property
     def django_url(self) -> str:
@@ -60,6 +60,13 @@ class Database:
     def connect(self) -> psycopg.Connection:
         # Client-side binding: the seeding SQL reuses parameters in places of different types.
         return psycopg.connect(self.url, autocommit=True, cursor_factory=psycopg.ClientCursor)
+
+
+def one_row(cursor: psycopg.Cursor) -> tuple:
+    """The row of a query that always returns one."""
+    row = cursor.fetchone()
+    assert row is not None
+    return row
 
 
 def redis_reachable(url: str) -> bool:

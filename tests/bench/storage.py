@@ -36,12 +36,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tests.bench import client, seed
+from tests.bench.seed import Seeded
 from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
     free_port,
     manage,
+    one_row,
     peak_rss_bytes,
     redis_forget,
     redis_reachable,
@@ -230,9 +232,9 @@ class Bench:
             env, "createkey", "--org", "bench", "--name", "bench", "--plan", "production"
         ).splitlines()[-1]
         with self.database.connect() as conn:
-            (self.org_id,) = conn.execute(
-                "SELECT id FROM accounts_organisation WHERE name = 'bench'"
-            ).fetchone()
+            (self.org_id,) = one_row(
+                conn.execute("SELECT id FROM accounts_organisation WHERE name = 'bench'")
+            )
         port = free_port()
         self.server = Gunicorn(env, port, self.work / "gunicorn.log")
         log(f"starting gunicorn on 127.0.0.1:{port} ({self.args.workers} workers)")
@@ -255,8 +257,8 @@ class Bench:
 
     def describe_setup(self) -> None:
         with self.database.connect() as conn:
-            (pg_version,) = conn.execute("SHOW server_version").fetchone()
-            (shared_buffers,) = conn.execute("SHOW shared_buffers").fetchone()
+            (pg_version,) = one_row(conn.execute("SHOW server_version"))
+            (shared_buffers,) = one_row(conn.execute("SHOW shared_buffers"))
         threads = self.env().get("GUNICORN_THREADS", "4")
         device = subprocess.run(
             ["df", "--output=source", str(self.media)], capture_output=True, text=True, check=False
@@ -470,7 +472,7 @@ class Bench:
             "deleted. Peak RSS is read after all uploads, before seeding."
         )
 
-    def seed(self) -> seed.Seeded:
+    def seed(self) -> Seeded:
         log(f"seeding {self.args.files:,} files in SQL")
         started = time.perf_counter()
         with self.database.connect() as conn:
@@ -485,7 +487,7 @@ class Bench:
         )
         return seeded
 
-    def cases(self, seeded: seed.Seeded) -> list[Case]:
+    def cases(self, seeded: Seeded) -> list[Case]:
         def in_category(category: str) -> Callable[[dict], bool]:
             return lambda f: seed_category(f["type"]) == category
 
@@ -517,7 +519,7 @@ class Bench:
             ),
         ]
 
-    def measure_lists(self, api: client.Api, seeded: seed.Seeded) -> None:
+    def measure_lists(self, api: client.Api, seeded: Seeded) -> None:
         self.list_cases = self.cases(seeded)
         for case in self.list_cases:
             log(f"timing {case.what}: {self.args.warmup} + {self.args.requests} GETs")
@@ -547,7 +549,7 @@ class Bench:
             "sending the request and reading the whole body."
         )
 
-    def explain_lists(self, seeded: seed.Seeded) -> None:
+    def explain_lists(self, seeded: Seeded) -> None:
         log("EXPLAIN ANALYZE of the listing queries")
         scenarios = {case.key: case.params for case in self.list_cases}
         done = subprocess.run(

@@ -66,6 +66,7 @@ from tests.bench.server import (
     Gunicorn,
     free_port,
     manage,
+    one_row,
     redis_forget,
     redis_reachable,
     single_run_lock,
@@ -493,7 +494,8 @@ def profile_reports(
                     continue
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])
                 plan = "\n".join(row[0] for row in cursor.fetchall())
-                sql = connection.ops.compose_sql(item["sql"], item["params"])
+                # compose_sql is PostgreSQL's, which django-stubs does not declare.
+                sql = connection.ops.compose_sql(item["sql"], item["params"])  # type: ignore[attr-defined]
                 queries.append({"sql": sql, "ms": item["ms"], "plan": plan})
         out[name] = {
             "ms": {key: statistics.median(values) * 1000 for key, values in times.items()},
@@ -676,9 +678,9 @@ class Bench:
             env, "createkey", "--org", "bench", "--name", "bench", "--plan", "production"
         ).splitlines()[-1]
         with self.database.connect() as conn:
-            (self.org_id,) = conn.execute(
-                "SELECT id FROM accounts_organisation WHERE name = 'bench'"
-            ).fetchone()
+            (self.org_id,) = one_row(
+                conn.execute("SELECT id FROM accounts_organisation WHERE name = 'bench'")
+            )
         self.keys["bench"] = [self.org_id, secret]
         names = ["empty", *self.load_org_names()]
         log(f"creating {len(names)} more organisations with a key each")
@@ -811,9 +813,9 @@ class Bench:
 
     def describe_setup(self) -> None:
         with self.database.connect() as conn:
-            (pg_version,) = conn.execute("SHOW server_version").fetchone()
-            (shared_buffers,) = conn.execute("SHOW shared_buffers").fetchone()
-            (sync_commit,) = conn.execute("SHOW synchronous_commit").fetchone()
+            (pg_version,) = one_row(conn.execute("SHOW server_version"))
+            (shared_buffers,) = one_row(conn.execute("SHOW shared_buffers"))
+            (sync_commit,) = one_row(conn.execute("SHOW synchronous_commit"))
         threads = self.env().get("GUNICORN_THREADS", "4")
         commit = subprocess.run(
             ["git", "-C", str(ROOT), "describe", "--always", "--dirty"],

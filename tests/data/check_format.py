@@ -18,7 +18,9 @@ CATEGORIES = {
 
 def problems(lines: list[str]) -> list[str]:
     """Return what breaks the format, one line each."""
-    found, ids, subjects = [], set(), {}
+    found: list[str] = []
+    ids: set[object] = set()
+    subjects: dict[object, set[object]] = {}
     for number, line in enumerate(lines, 1):
         where = f"line {number}"
         try:

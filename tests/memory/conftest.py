@@ -15,18 +15,18 @@ from tests.memory.factories import ApiKeyFactory, MembershipFactory, Organisatio
 
 @pytest.fixture
 def org() -> Organisation:
-    return OrganisationFactory()
+    return OrganisationFactory.create()
 
 
 @pytest.fixture
 def other_org() -> Organisation:
-    return OrganisationFactory()
+    return OrganisationFactory.create()
 
 
 @pytest.fixture
 def manager_key(org) -> ApiKey:
     """A key of ``org`` holding every scope, keys:manage included."""
-    return ApiKeyFactory(organisation=org, scopes=list(ALL_SCOPES))
+    return ApiKeyFactory.create(organisation=org, scopes=list(ALL_SCOPES))
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def client_for() -> Callable[[ApiKey | str | None], APIClient]:
     def make(key: ApiKey | str | None) -> APIClient:
         client = APIClient()
         if key is not None:
-            secret = key if isinstance(key, str) else key.secret
+            secret = key if isinstance(key, str) else key.secret  # type: ignore[attr-defined]
             client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
         return client
 
@@ -50,7 +50,7 @@ def api(client_for, manager_key) -> APIClient:
 
 @pytest.fixture
 def member(org) -> Membership:
-    return MembershipFactory(organisation=org)
+    return MembershipFactory.create(organisation=org)
 
 
 @pytest.fixture

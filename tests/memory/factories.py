@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import cast
+
 import factory
 from django.contrib.auth.models import User
 
@@ -75,4 +77,5 @@ class MemoryFactory(factory.django.DjangoModelFactory):
         if create and extracted is not False:
             from memory_service.recall.index import index_entries
 
-            index_entries([self.recall_entry()])
+            memory = cast(Memory, self)  # factory_boy passes the instance it made
+            index_entries([memory.recall_entry()])

@@ -40,7 +40,7 @@ def restatements(service: Service, key: str) -> tuple[bool, str]:
     answers = [answer for instance in burst(apis, each, each, store) for answer in instance]
     statuses = Counter(answer.described() for answer in answers)
     filed = [answer.json() for answer in answers if answer.status == 200]
-    outcomes = Counter()
+    outcomes: Counter[str] = Counter()
     for body in filed:
         outcomes.update({name: body["counts"][name] for name in ("stored", "merged", "rejected")})
     named = {memory["id"] for body in filed for memory in body["memories"]}

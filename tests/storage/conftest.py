@@ -27,12 +27,12 @@ def media_root(settings, tmp_path):
 
 @pytest.fixture
 def org():
-    return OrganisationFactory()
+    return OrganisationFactory.create()
 
 
 @pytest.fixture
 def admin_key(org) -> ApiKey:
-    return ApiKeyFactory(organisation=org, permissions=["admin"])
+    return ApiKeyFactory.create(organisation=org, permissions=["admin"])
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def client_for() -> Callable[[ApiKey | str | None], APIClient]:
     def make(key: ApiKey | str | None) -> APIClient:
         client = APIClient()
         if key is not None:
-            secret = key if isinstance(key, str) else key.secret
+            secret = key if isinstance(key, str) else key.secret  # type: ignore[attr-defined]
             client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
         return client
 

@@ -8,7 +8,7 @@ from django.db import migrations
 def seed(apps, schema_editor):
     File = apps.get_model("files", "File")
     StorageChange = apps.get_model("billing", "StorageChange")
-    changes = defaultdict(lambda: [0, 0])
+    changes: defaultdict[tuple[str, int, str], list[int]] = defaultdict(lambda: [0, 0])
     live = File.objects.filter(deleted_at__isnull=True).order_by()
     rows = live.values_list("organisation_id", "category", "uploaded_at", "size")
     for org_id, category, uploaded_at, size in rows.iterator(chunk_size=5000):

@@ -16,7 +16,7 @@ from tests.storage.factories import OrganisationFactory
 
 
 def _organisation_of(o) -> Organisation:
-    return o.parent.organisation if o.parent is not None else OrganisationFactory()
+    return o.parent.organisation if o.parent is not None else OrganisationFactory.create()
 
 
 class FolderFactory(factory.django.DjangoModelFactory):
@@ -41,7 +41,7 @@ class FileFactory(factory.django.DjangoModelFactory):
     id = factory.LazyFunction(new_file_id)
     folder = None
     organisation = factory.LazyAttribute(
-        lambda o: o.folder.organisation if o.folder is not None else OrganisationFactory()
+        lambda o: o.folder.organisation if o.folder is not None else OrganisationFactory.create()
     )
     name = factory.Sequence(lambda n: f"file-{n}.txt")
     data = b"hello, folders"

@@ -6,6 +6,7 @@ import hashlib
 import os
 from typing import Any
 
+from django.http import StreamingHttpResponse
 from rest_framework.test import APIClient
 
 PART_SIZE = 1024
@@ -83,5 +84,6 @@ def etag_of(chunk: bytes) -> str:
 def downloaded(client: APIClient, file: dict) -> bytes:
     response = client.get(file["url"])
     assert response.status_code == 200
+    assert isinstance(response, StreamingHttpResponse)
     # The test client closes the response once its content is consumed, as a WSGI server would.
     return b"".join(response.streaming_content)
