@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 
 import pytest
 from django.db import connection
@@ -61,7 +60,9 @@ def test_a_line_logged_outside_a_request_has_no_request_id(log_lines):
 
 
 def test_ready_checks_the_database_and_redis_without_a_key(settings):
-    settings.REDIS_URL = None  # the embedded default; CI's second run sets one
+    # The embedded default. With a Redis that answers, /ready says ok: the scale-out check and
+    # make fuzz wait for its 200 before they start (both configure REDIS_URL).
+    settings.REDIS_URL = None
     response = APIClient().get("/ready")
     assert response.status_code == 200
     assert response.json() == {
@@ -89,10 +90,3 @@ def test_ready_is_503_without_the_database_and_shows_nothing_of_it(tmp_path):
     status, body = json.loads(result.stdout.splitlines()[-1])
     assert (status, body["checks"]["database"]) == (503, "unreachable")
     assert "never-shown" not in result.stdout + result.stderr
-
-
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the Redis of REDIS_URL")
-def test_ready_says_ok_for_the_redis_it_is_configured_with():
-    response = APIClient().get("/ready")
-    assert response.status_code == 200
-    assert response.json()["checks"]["redis"] == "ok"
