@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
 from storage_service import errors
+from storage_service.serialization import positive_int
 
 DEFAULT_LIMIT = 20
 PAGE_PARAMETERS = ("page", "limit")
 MAX_LIMIT = 100
+INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -22,12 +25,11 @@ class PageRequest:
 
 
 def _positive_int(raw: str, name: str, maximum: int | None, problems: dict[str, str]) -> int | None:
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
+    value = positive_int(raw)
+    if value is None and not INTEGER.fullmatch(raw):
         problems[name] = "Must be a whole number."
         return None
-    if value < 1 or (maximum is not None and value > maximum):
+    if value is None or (maximum is not None and value > maximum):
         problems[name] = f"Must be between 1 and {maximum}." if maximum else "Must be 1 or greater."
         return None
     return value

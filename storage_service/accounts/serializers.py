@@ -13,6 +13,7 @@ from storage_service.accounts.models import ApiKey
 from storage_service.clock import iso
 from storage_service.ids import is_id
 from storage_service.names import forbidden_character
+from storage_service.serialization import StrictBody
 
 MAX_NAME_LENGTH = 100
 # INVALID_KEY_NAME shows the rejected name whole up to this many characters.
@@ -50,27 +51,6 @@ class ApiKeySerializer(serializers.ModelSerializer):
         if "secret" in self.context:
             data["fullKey"] = self.context["secret"]
         return data
-
-
-class StrictBody(serializers.Serializer):
-    """A JSON object body whose fields are checked by hand, so each failure gets its own code."""
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if isinstance(data, dict):
-            unknown = sorted(str(name)[:100] for name in set(data) - set(self.fields))
-            if unknown:
-                raise errors.InvalidParameters(**dict.fromkeys(unknown[:20], "Unknown field."))
-        return super().to_internal_value(data)
-
-
-class PatchBody(StrictBody):
-    """A StrictBody for PATCH: every field optional, and at least one of them sent."""
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if not attrs:
-            names = ", ".join(self.fields)
-            raise serializers.ValidationError(f"Send at least one of the fields {names}.")
-        return attrs
 
 
 class KeyCreateSerializer(StrictBody):

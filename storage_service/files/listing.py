@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -12,7 +11,8 @@ from django.db.models.functions import Coalesce
 from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files.models import Category, File, FileQuerySet, FileTally
-from storage_service.files.services import live_folder
+from storage_service.files.sniffing import MIME_TYPE
+from storage_service.folders.models import Folder
 from storage_service.pagination import (
     PAGE_PARAMETERS,
     PageRequest,
@@ -28,7 +28,6 @@ SORT_FIELDS = {
     "uploadedAt": "uploaded_at",
     "updatedAt": "updated_at",
 }
-MIME_TYPE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9*][a-z0-9!#$&^_.+-]{0,126}$")
 MAX_SEARCH_LENGTH = 255
 QUERY_PARAMETERS = (*PAGE_PARAMETERS, "folderId", "type", "search", "sortBy", "sortOrder")
 
@@ -59,7 +58,7 @@ def parse_file_query(params: Mapping[str, str]) -> FileQuery:
             category = raw_type
         elif raw_type.endswith("/*") and raw_type[:-2] in Category.values:
             category = raw_type[:-2]
-        elif MIME_TYPE.match(raw_type):
+        elif MIME_TYPE.fullmatch(raw_type):
             mime_type = raw_type
         else:
             kinds = ", ".join(Category.values)
@@ -89,7 +88,7 @@ def parse_file_query(params: Mapping[str, str]) -> FileQuery:
 def file_queryset(org: Organisation, query: FileQuery) -> FileQuerySet:
     files = File.objects.for_org(org).live().select_related(None)
     if query.folder_id:
-        files = files.in_folder(live_folder(org=org, folder_id=query.folder_id))
+        files = files.in_folder(Folder.objects.for_org(org).get_live(query.folder_id))
     if query.category:
         files = files.filter(category=query.category)
     if query.mime_type:

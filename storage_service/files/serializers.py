@@ -8,11 +8,11 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from storage_service import errors
-from storage_service.accounts.serializers import PatchBody
 from storage_service.clock import iso
 from storage_service.files.models import File
 from storage_service.files.services import MEASURED_METADATA, clean_file_name
 from storage_service.ids import is_id
+from storage_service.serialization import PatchBody
 
 DOWNLOAD_SALT = "storage.file-download"
 # Free-form, but not a place to store documents: 16 KiB as compact UTF-8 JSON.

@@ -49,11 +49,7 @@ def file_register(
     with transaction.atomic():
         quota.quota_reserve(org=org, stored={category_of(content_type): (size, 1)})
         if folder is not None:
-            live = Folder.objects.select_for_update(no_key=True).filter(
-                pk=folder.pk, deleted_at__isnull=True
-            )
-            if not live.exists():
-                raise errors.FolderNotFound(folderId=folder.pk)
+            Folder.objects.select_for_update(no_key=True).get_live(folder.pk)
         extra = {"pk": file_id} if file_id else {}
         return File.objects.create(
             organisation=org,
@@ -88,19 +84,6 @@ def clean_file_name(raw: str | None) -> str:
     return name
 
 
-def live_folder(*, org: Organisation, folder_id: str | None, lock: bool = False) -> Folder | None:
-    """Return the caller's live folder ``folder_id`` (None for the root) or FOLDER_NOT_FOUND."""
-    if folder_id in (None, ""):
-        return None
-    folders = Folder.objects.for_org(org).live()
-    if lock:
-        folders = folders.select_for_update()
-    folder = folders.filter(pk=folder_id).first()
-    if folder is None:
-        raise errors.FolderNotFound(folderId=folder_id)
-    return folder
-
-
 def describe(*, name: str, stream: IO[bytes], declared_type: str | None = None) -> tuple[str, dict]:
     """Sniff the stored bytes: their MIME type and, for images, width and height."""
     stream.seek(0)
@@ -120,7 +103,7 @@ def file_upload(
     *, org: Organisation, uploaded: UploadedFile, folder_id: str | None, now: datetime
 ) -> File:
     """Store an uploaded file (already spilled to disk and hashed) and record it."""
-    folder = live_folder(org=org, folder_id=folder_id)
+    folder = Folder.objects.for_org(org).get_live_or_root(folder_id)
     name = clean_file_name(uploaded.name)
     size = uploaded.size
     assert size is not None  # the upload handler sets it when the file completes
@@ -172,10 +155,8 @@ def file_update(
         if folder_id is not UNCHANGED:
             file.folder = None
             if folder_id is not None:
-                folders = Folder.objects.for_org(org).live().select_for_update(no_key=True)
-                file.folder = folders.filter(pk=folder_id).first()
-                if file.folder is None:
-                    raise errors.FolderNotFound(folderId=folder_id)
+                folders = Folder.objects.for_org(org).select_for_update(no_key=True)
+                file.folder = folders.get_live(folder_id)
         if metadata is not None:
             measured = {k: v for k, v in file.metadata.items() if k in MEASURED_METADATA}
             file.metadata = {**measured, **metadata}

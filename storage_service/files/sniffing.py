@@ -4,6 +4,7 @@ category, and for images their width and height."""
 from __future__ import annotations
 
 import mimetypes
+import re
 from typing import IO
 
 import filetype
@@ -12,6 +13,8 @@ from PIL import Image, UnidentifiedImageError
 from storage_service.files.models import Category
 
 HEAD_SIZE = 8192
+# RFC 6838's restricted names, lower case: what an upload may declare and a list may filter on.
+MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
 DOCUMENT_TYPES = {
     "application/pdf",
     "application/msword",
@@ -70,3 +73,9 @@ def image_metadata(stream: IO[bytes]) -> dict[str, int]:
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
         return {}
     return {"width": int(width), "height": int(height)}
+
+
+def mime_essence(value: str) -> str | None:
+    """Return ``type/subtype`` of a MIME type in lower case, parameters dropped; None if not one."""
+    essence = value.split(";", 1)[0].strip().lower()
+    return essence if MIME_TYPE.fullmatch(essence) else None

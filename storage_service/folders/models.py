@@ -4,6 +4,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.ids import new_folder_id
 
@@ -20,6 +21,17 @@ class FolderQuerySet(models.QuerySet):
 
     def in_trash(self) -> FolderQuerySet:
         return self.filter(deleted_at__isnull=False)
+
+    def get_live(self, folder_id: str) -> Folder:
+        """Return the live folder ``folder_id`` among these, or raise FOLDER_NOT_FOUND."""
+        folder = self.live().filter(pk=folder_id).first()
+        if folder is None:
+            raise errors.FolderNotFound(folderId=folder_id)
+        return folder
+
+    def get_live_or_root(self, folder_id: str | None) -> Folder | None:
+        """As ``get_live``, where None (or "") names the root, which has no row."""
+        return None if folder_id in (None, "") else self.get_live(folder_id)
 
     def subtree_of(self, folder: Folder) -> FolderQuerySet:
         """The folder and every folder below it (by materialised path)."""

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 from rest_framework import serializers
 
 from storage_service import errors
-from storage_service.accounts.serializers import PatchBody, StrictBody
 from storage_service.clock import iso
 from storage_service.folders.models import MAX_NAME_LENGTH, Folder
 from storage_service.ids import is_id
 from storage_service.names import forbidden_character
 from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request
+from storage_service.serialization import PatchBody, StrictBody
 
 if TYPE_CHECKING:
     from storage_service.folders.trash import TrashedFolder

@@ -36,14 +36,6 @@ BUSY = (
 )
 
 
-def folder_get_live(*, org: Organisation, folder_id: str) -> Folder:
-    """Return ``org``'s live folder ``folder_id`` or raise FOLDER_NOT_FOUND."""
-    folder = Folder.objects.for_org(org).live().filter(pk=folder_id).first()
-    if folder is None:
-        raise errors.FolderNotFound(folderId=folder_id)
-    return folder
-
-
 def folder_create(*, org: Organisation, name: str, parent_id: str | None, now: datetime) -> Folder:
     """Create a folder named ``name`` under ``parent_id`` (the root when None)."""
     with transaction.atomic():
@@ -54,9 +46,7 @@ def folder_create(*, org: Organisation, name: str, parent_id: str | None, now: d
         else:
             # Locked, so a concurrent deletion of the parent either waits for us or is seen.
             parents = Folder.objects.for_org(org).select_for_update(no_key=True)
-            parent = parents.filter(pk=parent_id, deleted_at__isnull=True).first()
-            if parent is None:
-                raise errors.FolderNotFound(folderId=parent_id)
+            parent = parents.get_live(parent_id)
         folder = Folder(organisation=org, parent=parent, name=name, created_at=now, updated_at=now)
         folder.path = tree.child_path(parent, folder.pk)
         if len(folder.path) > tree.MAX_PATH_LENGTH:

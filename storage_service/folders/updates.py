@@ -37,9 +37,7 @@ def folder_update(
     with transaction.atomic(), busy_means_in_use(folder_id):
         org = Organisation.objects.select_for_update(no_key=True).get(pk=org.pk)
         live = Folder.objects.for_org(org).live()
-        folder = live.select_for_update(no_key=True, nowait=True).filter(pk=folder_id).first()
-        if folder is None:
-            raise errors.FolderNotFound(folderId=folder_id)
+        folder = live.select_for_update(no_key=True, nowait=True).get_live(folder_id)
         old_path = folder.path
         if parent_id is not UNCHANGED:
             folder.parent = _destination(live, folder, parent_id)
@@ -65,9 +63,7 @@ def _destination(live: FolderQuerySet, folder: Folder, parent_id: str | None) ->
         return None
     # Unlocked: only a tree change could take it away or move it, and those all wait for the
     # organisation's lock, which we hold.
-    parent = live.filter(pk=parent_id).first()
-    if parent is None:
-        raise errors.FolderNotFound(folderId=parent_id)
+    parent = live.get_live(parent_id)
     if parent.path.startswith(folder.path):
         raise errors.InvalidParameters(parentFolderId=INTO_ITSELF)
     return parent

@@ -93,7 +93,7 @@ class FolderViewSet(viewsets.ViewSet):
         if parent_id == ROOT:
             folders = folders.filter(parent__isnull=True)
         elif parent_id is not None:
-            parent = services.folder_get_live(org=caller_organisation(request), folder_id=parent_id)
+            parent = folders.get_live(parent_id)
             folders = folders.filter(parent=parent)
         page, pagination = paginate(folders.order_by("name", "id"), page_request)
         return Response(
@@ -102,7 +102,7 @@ class FolderViewSet(viewsets.ViewSet):
 
     @operation("Get a folder", data=FOLDER_DATA, errors=("FOLDER_NOT_FOUND",), detail=True)
     def retrieve(self, request: Request, pk: str) -> Response:
-        folder = services.folder_get_live(org=caller_organisation(request), folder_id=pk)
+        folder = Folder.objects.for_org(caller_organisation(request)).get_live(pk)
         return Response({"folder": FolderSerializer(folder).data})
 
     @operation(

@@ -21,8 +21,9 @@ from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files import blobs, quota
 from storage_service.files.models import Category, File
-from storage_service.files.services import file_register, live_folder
+from storage_service.files.services import file_register
 from storage_service.files.sniffing import category_of, content_type_of, image_metadata
+from storage_service.folders.models import Folder
 from storage_service.uploads import assembly, object_store
 from storage_service.uploads.lookups import open_upload, stored_etags
 from storage_service.uploads.models import MultipartUpload, UploadPart
@@ -48,7 +49,7 @@ def upload_complete(
     except errors.InvalidParameters:
         _not_found_if_finished(org=org, upload_id=upload_id, now=now)
         raise
-    live_folder(org=org, folder_id=upload.folder_id)
+    Folder.objects.for_org(org).get_live_or_root(upload.folder_id)
     quota.check_room(org=org, size=upload.size)  # early: joining a large file takes a while
     if not blobs.is_local():
         return _complete_in_store(org=org, upload_id=upload_id, parts=parts, now=now)
@@ -147,7 +148,9 @@ def _claim(
                 )
             file = file_register(
                 org=org,
-                folder=live_folder(org=org, folder_id=upload.folder_id, lock=True),
+                folder=Folder.objects.for_org(org)
+                .select_for_update()
+                .get_live_or_root(upload.folder_id),
                 name=upload.name,
                 size=upload.size,
                 content_type=content_type,
@@ -200,7 +203,7 @@ def _complete_in_store(
             digest.update(chunk)
         file = file_register(
             org=org,
-            folder=live_folder(org=org, folder_id=upload.folder_id),
+            folder=Folder.objects.for_org(org).get_live_or_root(upload.folder_id),
             name=upload.name,
             size=upload.size,
             content_type=content_type,

@@ -1,27 +1,20 @@
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.urls import reverse
 from rest_framework import serializers
 
-from storage_service.accounts.serializers import StrictBody
 from storage_service.clock import iso
 from storage_service.files.models import MAX_NAME_LENGTH
+from storage_service.files.sniffing import mime_essence
 from storage_service.ids import is_id
 from storage_service.names import forbidden_character
+from storage_service.serialization import PositiveIntegerField, StrictBody
 from storage_service.uploads.layout import MAX_PARTS
 from storage_service.uploads.models import MultipartUpload
 
 MAX_ETAG_LENGTH = 128
-MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
-
-
-def _positive_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise serializers.ValidationError("Must be a whole number of at least 1.")
-    return value
 
 
 def normalise_etag(etag: str) -> str:
@@ -31,10 +24,10 @@ def normalise_etag(etag: str) -> str:
 
 class UploadStartSerializer(StrictBody):
     name = serializers.JSONField()
-    size = serializers.JSONField()
+    size = PositiveIntegerField()
     type = serializers.JSONField(required=False, allow_null=True)
     folderId = serializers.JSONField(required=False, allow_null=True)
-    partSize = serializers.JSONField(required=False, allow_null=True)
+    partSize = PositiveIntegerField(required=False, allow_null=True)
 
     def validate_name(self, value: Any) -> str:
         if not isinstance(value, str):
@@ -49,18 +42,12 @@ class UploadStartSerializer(StrictBody):
             raise serializers.ValidationError(problem)
         return value
 
-    def validate_size(self, value: Any) -> int:
-        return _positive_int(value)
-
-    def validate_partSize(self, value: Any) -> int | None:
-        return None if value is None else _positive_int(value)
-
     def validate_type(self, value: Any) -> str | None:
         """A MIME type such as ``video/mp4``; parameters (``; charset=...``) are dropped."""
         if value is None:
             return None
-        essence = value.split(";", 1)[0].strip().lower() if isinstance(value, str) else ""
-        if len(essence) > 255 or not MIME_TYPE.fullmatch(essence):
+        essence = mime_essence(value) if isinstance(value, str) else None
+        if essence is None:
             raise serializers.ValidationError("Must be a MIME type such as video/mp4.")
         return essence
 

@@ -21,7 +21,7 @@ from django.db.models import Count, Sum
 from storage_service import errors
 from storage_service.accounts.models import Organisation
 from storage_service.files import blobs, quota
-from storage_service.files.services import live_folder
+from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id
 from storage_service.uploads import assembly, object_store
 from storage_service.uploads.layout import part_layout
@@ -50,7 +50,7 @@ def upload_start(
     with transaction.atomic():
         # The folder row stays locked until the upload exists, so a folder deletion either
         # sees the upload (FOLDER_IN_USE) or finishes first (FOLDER_NOT_FOUND here).
-        folder = live_folder(org=org, folder_id=folder_id, lock=True)
+        folder = Folder.objects.for_org(org).select_for_update().get_live_or_root(folder_id)
         quota.check_upload_size(org=org, size=size)
         layout = part_layout(size=size, part_size=part_size)
         quota.check_room(org=org, size=size)
