@@ -21,6 +21,7 @@ from rest_framework.permissions import BasePermission
 
 from storage_service import errors
 from storage_service.api import error_response
+from storage_service.files import upload_handlers
 from storage_service.multipart import StreamingMultiPartParser
 
 if TYPE_CHECKING:  # at run time rest_framework.views would import these settings: a cycle
@@ -134,7 +135,7 @@ class _NamesAsSent(StreamingMultiPartParser):
 
 
 class UploadParser(MultiPartParser):
-    """DRF's multipart parser on ``_NamesAsSent``."""
+    """DRF's multipart parser on ``_NamesAsSent``; a refusal of the upload handler is raised."""
 
     def parse(self, stream, media_type=None, parser_context=None) -> DataAndFiles:
         request = parser_context["request"]
@@ -142,6 +143,8 @@ class UploadParser(MultiPartParser):
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
         try:
             parser = _NamesAsSent(meta, stream, request.upload_handlers, encoding)
-            return DataAndFiles(*parser.parse())
+            parsed = DataAndFiles(*parser.parse())
         except MultiPartParserError as exc:
             raise ParseError(f"Multipart form parse error - {exc}") from exc
+        upload_handlers.raise_refusal(request)
+        return parsed

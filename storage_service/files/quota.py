@@ -32,11 +32,19 @@ def _totals(stored: Stored) -> tuple[int, int]:
     return sum(size for size, _ in stored.values()), sum(files for _, files in stored.values())
 
 
-def check_upload_size(*, org: Organisation, size: int) -> None:
-    """Refuse a file larger than the plan's largest upload (FILE_TOO_LARGE)."""
+def check_upload_size(*, org: Organisation, size: int, whole: bool = True) -> None:
+    """Refuse a file larger than the plan's largest upload (FILE_TOO_LARGE).
+
+    ``whole`` is false while the bytes still arrive: ``size`` is then only a lower bound (the
+    bytes so far, or what the body's length leaves for the file), so the answer leaves it out.
+    """
     limit = org.plan_limits["maxUploadSize"]
     if size > limit:
-        raise errors.FileTooLarge(size=size, maxSize=limit)
+        raise (
+            errors.FileTooLarge(size=size, maxSize=limit)
+            if whole
+            else errors.FileTooLarge(maxSize=limit)
+        )
 
 
 def check_room(*, org: Organisation, size: int) -> None:

@@ -6,12 +6,13 @@ import contextlib
 from typing import NoReturn
 
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
-from django.http import QueryDict
+from django.http import HttpRequest, QueryDict
 from django.utils.datastructures import MultiValueDict
+from rest_framework.request import Request
 
 from storage_service import errors
 from storage_service.accounts.authentication import resolve_key
-from storage_service.files import blobs
+from storage_service.files import blobs, quota
 from storage_service.files.hashing import StreamDigest
 
 
@@ -22,8 +23,9 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
     its space taken until the worker exits), so a refusal is left on the request as
     ``upload_refused`` for the view to raise, and ``StopUpload`` makes the parser close and
     delete the spill file and read the rest of the body (no reset connection, so the client
-    gets its answer). Refusals: a file over the plan's size limit, a second file part, a full
-    disk; a body whose Content-Length alone says the file cannot fit is refused unread.
+    gets its answer); ``UploadParser`` raises it once the parser is done. Refusals: a file over
+    the plan's size limit (``quota.check_upload_size``), a second file part, a full disk; a body
+    whose Content-Length alone says the file cannot fit is refused unread.
     """
 
     # Django's parser reads the body in the smallest chunk its handlers ask for (64 KiB by
@@ -35,19 +37,18 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
     def __init__(self, request=None) -> None:
         super().__init__(request)
         auth = resolve_key(request) if request is not None else None
-        self.max_size = auth.org.plan_limits["maxUploadSize"] if auth and auth.org else None
+        self.org = auth.org if auth else None
         self.received = 0
         self.file_parts = 0
         self.digest = StreamDigest()
 
     def handle_raw_input(self, input_data, META, content_length, boundary, encoding=None):
-        too_long = self.max_size is not None and content_length > (
-            self.max_size + self.framing_allowance
-        )
-        if not too_long:
-            return None
-        self._note_refusal(errors.FileTooLarge(maxSize=self.max_size))
-        return QueryDict(), MultiValueDict()  # parsed as empty, without reading the body
+        try:
+            self._check_size(content_length - self.framing_allowance)
+        except errors.FileTooLarge as error:
+            self._note_refusal(error)
+            return QueryDict(), MultiValueDict()  # parsed as empty, without reading the body
+        return None
 
     def new_file(self, *args, **kwargs) -> None:
         self.file_parts += 1
@@ -62,8 +63,10 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
         self.received += len(raw_data)
-        if self.max_size is not None and self.received > self.max_size:
-            self._refuse(errors.FileTooLarge(maxSize=self.max_size))
+        try:
+            self._check_size(self.received)
+        except errors.FileTooLarge as error:
+            self._refuse(error)
         self.digest.update(raw_data)
         try:
             return super().receive_data_chunk(raw_data, start)
@@ -81,6 +84,10 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
             uploaded.sha256 = self.digest.hexdigest()  # type: ignore[attr-defined]
         return uploaded
 
+    def _check_size(self, at_least: int) -> None:
+        if self.org is not None:  # no key: authentication refuses the request after parsing
+            quota.check_upload_size(org=self.org, size=at_least, whole=False)
+
     def _refuse(self, error: errors.ApiError) -> NoReturn:
         self._note_refusal(error)
         raise StopUpload(connection_reset=False)
@@ -96,3 +103,11 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
             with contextlib.suppress(OSError):
                 self.file.close()
         raise exc
+
+
+def raise_refusal(request: HttpRequest | Request) -> None:
+    """Raise what the handler refused while the body was parsed, if anything (a DRF request
+    reads the attribute from the Django request it wraps)."""
+    refused = getattr(request, "upload_refused", None)
+    if refused is not None:
+        raise refused

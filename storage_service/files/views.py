@@ -120,9 +120,6 @@ class FileViewSet(viewsets.ViewSet):
     @action(detail=False, methods=["post"], url_path="upload")
     def upload(self, request: Request) -> Response:
         uploaded = request.FILES.get("file")
-        refused = getattr(request._request, "upload_refused", None)
-        if refused is not None:
-            raise refused
         if uploaded is None:
             raise errors.InvalidParameters(file="Send the file as the multipart part named file.")
         unknown = sorted(set(request.data) - {"file", "folderId"})
