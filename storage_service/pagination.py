@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
+from rest_framework import serializers
 
-from storage_service import errors
-from storage_service.serialization import positive_int
+from storage_service.serialization import QueryPositiveInteger
 
 DEFAULT_LIMIT = 20
 PAGE_PARAMETERS = ("page", "limit")
 MAX_LIMIT = 100
-INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -24,31 +22,15 @@ class PageRequest:
     limit: int
 
 
-def _positive_int(raw: str, name: str, maximum: int | None, problems: dict[str, str]) -> int | None:
-    value = positive_int(raw)
-    if value is None and not INTEGER.fullmatch(raw):
-        problems[name] = "Must be a whole number."
-        return None
-    if value is None or (maximum is not None and value > maximum):
-        problems[name] = f"Must be between 1 and {maximum}." if maximum else "Must be 1 or greater."
-        return None
-    return value
+class PageQuerySerializer(serializers.Serializer):
+    """``page`` and ``limit`` of a list's query string, read as one ``page`` (a PageRequest)."""
 
+    page = QueryPositiveInteger(default=1)
+    limit = QueryPositiveInteger(maximum=MAX_LIMIT, default=DEFAULT_LIMIT)
 
-def page_request(params: Mapping[str, str], problems: dict[str, str]) -> PageRequest:
-    """Read ``page`` and ``limit``; each bad one is added to ``problems`` under its own name."""
-    page = _positive_int(params.get("page", "1"), "page", None, problems)
-    limit = _positive_int(params.get("limit", str(DEFAULT_LIMIT)), "limit", MAX_LIMIT, problems)
-    return PageRequest(page=page or 1, limit=limit or DEFAULT_LIMIT)
-
-
-def parse_page_request(params: Mapping[str, str]) -> PageRequest:
-    """Read ``page`` and ``limit`` or fail with INVALID_PARAMETERS naming each bad one."""
-    problems: dict[str, str] = {}
-    request = page_request(params, problems)
-    if problems:
-        raise errors.InvalidParameters(**problems)
-    return request
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        page = PageRequest(page=attrs.pop("page"), limit=attrs.pop("limit"))
+        return {**attrs, "page": page}
 
 
 def paginate(queryset: QuerySet, request: PageRequest) -> tuple[list, dict]:

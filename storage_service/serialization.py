@@ -9,6 +9,8 @@ code (INVALID_KEY_NAME, INVALID_FOLDER_NAME, ...), the field is a ``JSONField`` 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import serializers
@@ -17,6 +19,8 @@ from storage_service import errors
 
 MAX_UNKNOWN_SHOWN = 20
 WHOLE_NUMBER = "Must be a whole number of at least 1."
+INTEGER = re.compile(r"-?[0-9]+")
+FLAGS = {"true": True, "1": True, "false": False, "0": False}
 
 
 class StrictBody(serializers.Serializer):
@@ -60,3 +64,68 @@ def positive_int(text: str) -> int | None:
         return None
     value = int(text)
     return value if value >= 1 else None
+
+
+# Query strings: every value arrives as text, and each bad one is reported under its own name.
+
+
+class QueryPositiveInteger(serializers.Field):
+    """A whole number of at least 1, and at most ``maximum`` when given."""
+
+    def __init__(self, *, maximum: int | None = None, **kwargs: Any) -> None:
+        self.maximum = maximum
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        text = data if isinstance(data, str) else ""
+        value = positive_int(text)
+        if value is None and not INTEGER.fullmatch(text):
+            raise serializers.ValidationError("Must be a whole number.")
+        if value is None or (self.maximum is not None and value > self.maximum):
+            limits = f"between 1 and {self.maximum}" if self.maximum else "1 or greater"
+            raise serializers.ValidationError(f"Must be {limits}.")
+        return value
+
+    def to_representation(self, value: int) -> int:
+        return value
+
+
+class QueryChoice(serializers.Field):
+    """One of ``choices``, spelt exactly."""
+
+    def __init__(self, choices: Iterable[str], *, message: str = "", **kwargs: Any) -> None:
+        self.choices = tuple(choices)
+        self.message = message or f"Must be one of {', '.join(self.choices)}."
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if data not in self.choices:
+            raise serializers.ValidationError(self.message)
+        return data
+
+    def to_representation(self, value: str) -> str:
+        return value
+
+
+class QueryFlag(serializers.Field):
+    """A boolean written true, false, 1 or 0 (in any case, spaces around ignored)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        value = FLAGS.get(data.strip().lower()) if isinstance(data, str) else None
+        if value is None:
+            raise serializers.ValidationError("Must be true, false, 1 or 0.")
+        return value
+
+    def to_representation(self, value: bool) -> bool:
+        return value
+
+
+class QueryText(serializers.CharField):
+    """Text as sent (not trimmed), empty allowed; a NUL is refused, as by every CharField."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        max_length = kwargs.get("max_length")
+        if max_length:
+            kwargs["error_messages"] = {"max_length": f"Must be at most {max_length} characters."}
+        super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)

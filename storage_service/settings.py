@@ -80,7 +80,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "django_filters",
     "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the docs page's assets, served from here

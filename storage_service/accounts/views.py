@@ -17,7 +17,7 @@ from storage_service.accounts.serializers import (
     KeyCreateSerializer,
 )
 from storage_service.openapi import IDS, KEY_NAME, PAGE_QUERY, PERMISSIONS, operation
-from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
+from storage_service.pagination import PAGE_PARAMETERS, PageQuerySerializer, paginate
 
 
 class KeyViewSet(viewsets.ViewSet):
@@ -35,9 +35,10 @@ class KeyViewSet(viewsets.ViewSet):
         parameters=PAGE_QUERY,
     )
     def list(self, request: Request) -> Response:
-        page_request = parse_page_request(request.query_params)
+        params = PageQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
         org = caller_organisation(request)
-        keys, pagination = paginate(ApiKey.objects.for_org(org), page_request)
+        keys, pagination = paginate(ApiKey.objects.for_org(org), params.validated_data["page"])
         data = ApiKeySerializer(keys, many=True, context={"now": clock.now()}).data
         return Response({"keys": data, "pagination": pagination})
 

@@ -1,26 +1,16 @@
-"""GET /files: its query parameters, each checked on its own, and the page they select."""
+"""GET /files: the query its parameters make (``FileListQuerySerializer``), and its page."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db.models import Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files.models import Category, File, FileQuerySet, FileTally
-from storage_service.files.sniffing import MIME_TYPE
+from storage_service.files.models import File, FileQuerySet, FileTally
 from storage_service.folders.models import Folder
-from storage_service.pagination import (
-    PAGE_PARAMETERS,
-    PageRequest,
-    page_of,
-    page_request,
-    paginate,
-    pagination,
-)
+from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_of, paginate, pagination
 
 SORT_FIELDS = {
     "name": "name",
@@ -46,43 +36,6 @@ class FileQuery:
     def only_by_type(self) -> bool:
         """True when no filter but (at most) the type applies: the tallies know the total."""
         return not (self.folder_id or self.search)
-
-
-def parse_file_query(params: Mapping[str, str]) -> FileQuery:
-    """Read GET /files parameters; every bad one is reported under its own name."""
-    problems: dict[str, str] = {}
-    page = page_request(params, problems)
-    category = mime_type = None
-    if raw_type := params.get("type", "").strip().lower():
-        if raw_type in Category.values:
-            category = raw_type
-        elif raw_type.endswith("/*") and raw_type[:-2] in Category.values:
-            category = raw_type[:-2]
-        elif MIME_TYPE.fullmatch(raw_type):
-            mime_type = raw_type
-        else:
-            kinds = ", ".join(Category.values)
-            problems["type"] = f"Must be one of {kinds}, or a MIME type such as image/png."
-    search = params.get("search")
-    if search is not None and len(search) > MAX_SEARCH_LENGTH:
-        problems["search"] = f"Must be at most {MAX_SEARCH_LENGTH} characters."
-    sort_by = params.get("sortBy", "uploadedAt")
-    if sort_by not in SORT_FIELDS:
-        problems["sortBy"] = f"Must be one of {', '.join(SORT_FIELDS)}."
-    sort_order = params.get("sortOrder", "desc")
-    if sort_order not in {"asc", "desc"}:
-        problems["sortOrder"] = "Must be asc or desc."
-    if problems:
-        raise errors.InvalidParameters(**problems)
-    return FileQuery(
-        page=page,
-        folder_id=params.get("folderId") or None,
-        category=category,
-        mime_type=mime_type,
-        search=search or None,
-        sort_by=sort_by,
-        descending=sort_order == "desc",
-    )
 
 
 def file_queryset(org: Organisation, query: FileQuery) -> FileQuerySet:

@@ -9,10 +9,13 @@ from rest_framework import serializers
 
 from storage_service import errors
 from storage_service.clock import iso
-from storage_service.files.models import File
+from storage_service.files.listing import MAX_SEARCH_LENGTH, SORT_FIELDS
+from storage_service.files.models import Category, File
 from storage_service.files.services import MEASURED_METADATA, clean_file_name
+from storage_service.files.sniffing import MIME_TYPE
 from storage_service.ids import is_id
-from storage_service.serialization import PatchBody
+from storage_service.pagination import PageQuerySerializer
+from storage_service.serialization import PatchBody, QueryChoice, QueryText
 
 DOWNLOAD_SALT = "storage.file-download"
 # Free-form, but not a place to store documents: 16 KiB as compact UTF-8 JSON.
@@ -117,3 +120,35 @@ def holds_nul(value: Any) -> bool:
         elif isinstance(item, str) and "\x00" in item:
             return True
     return False
+
+
+class FileListQuerySerializer(PageQuerySerializer):
+    """GET /files's parameters, read as the keyword arguments of a ``listing.FileQuery``."""
+
+    folderId = QueryText(source="folder_id", default="")
+    type = QueryText(default="")
+    search = QueryText(max_length=MAX_SEARCH_LENGTH, default="")
+    sortBy = QueryChoice(SORT_FIELDS, source="sort_by", default="uploadedAt")
+    sortOrder = QueryChoice(("asc", "desc"), message="Must be asc or desc.", default="desc")
+
+    def validate_type(self, value: str) -> tuple[str | None, str | None]:
+        """Return ``(category, MIME type)``: a category, ``category/*``, or one MIME type."""
+        wanted = value.strip().lower()
+        if not wanted:
+            return None, None
+        if wanted.removesuffix("/*") in Category.values:
+            return wanted.removesuffix("/*"), None
+        if MIME_TYPE.fullmatch(wanted):
+            return None, wanted
+        kinds = ", ".join(Category.values)
+        raise serializers.ValidationError(
+            f"Must be one of {kinds}, or a MIME type such as image/png."
+        )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        attrs["category"], attrs["mime_type"] = attrs.pop("type")
+        attrs["descending"] = attrs.pop("sortOrder") == "desc"
+        attrs["folder_id"] = attrs["folder_id"] or None
+        attrs["search"] = attrs["search"] or None
+        return attrs

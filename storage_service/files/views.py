@@ -14,11 +14,15 @@ from storage_service.files import services
 from storage_service.files.listing import (
     QUERY_PARAMETERS,
     SORT_FIELDS,
+    FileQuery,
     list_files,
-    parse_file_query,
 )
 from storage_service.files.models import File
-from storage_service.files.serializers import FileSerializer, FileUpdateSerializer
+from storage_service.files.serializers import (
+    FileListQuerySerializer,
+    FileSerializer,
+    FileUpdateSerializer,
+)
 from storage_service.ids import is_id
 from storage_service.openapi import FILE_DATA, NAME, PAGE_QUERY, operation
 from storage_service.unchanged import UNCHANGED
@@ -48,8 +52,10 @@ class FileViewSet(viewsets.ViewSet):
         errors=("FOLDER_NOT_FOUND",),
     )
     def list(self, request: Request) -> Response:
+        params = FileListQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
         files, pagination = list_files(
-            caller_organisation(request), parse_file_query(request.query_params)
+            caller_organisation(request), FileQuery(**params.validated_data)
         )
         data = FileSerializer(files, many=True, context={"request": request}).data
         return Response({"files": data, "pagination": pagination})

@@ -1,18 +1,15 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
-from storage_service import errors
 from storage_service.clock import iso
 from storage_service.folders.models import MAX_NAME_LENGTH, Folder
 from storage_service.ids import is_id
 from storage_service.names import forbidden_character
-from storage_service.pagination import PAGE_PARAMETERS, PageRequest, page_request
-from storage_service.serialization import PatchBody, StrictBody
+from storage_service.pagination import PAGE_PARAMETERS, PageQuerySerializer
+from storage_service.serialization import PatchBody, QueryFlag, QueryText, StrictBody
 
 if TYPE_CHECKING:
     from storage_service.folders.trash import TrashedFolder
@@ -21,7 +18,6 @@ MAX_BULK_IDS = 100
 ROOT = "root"  # GET /folders?parentFolderId=root lists the top-level folders
 LIST_PARAMETERS = (*PAGE_PARAMETERS, "parentFolderId")
 DELETE_PARAMETERS = ("force", "recursive", "dryRun")
-FLAGS = {"true": True, "1": True, "false": False, "0": False}
 
 
 class FolderSerializer(serializers.BaseSerializer):
@@ -122,44 +118,16 @@ class FolderBulkDeleteSerializer(StrictBody):
     validate_force = validate_recursive = validate_dryRun = staticmethod(_flag)
 
 
-@dataclass(frozen=True)
-class DeleteOptions:
-    force: bool
-    recursive: bool
-    dry_run: bool
+class FolderDeleteQuerySerializer(serializers.Serializer):
+    force = QueryFlag(default=False)
+    recursive = QueryFlag(default=True)
+    dryRun = QueryFlag(default=False, source="dry_run")
 
 
-def _query_flag(params: Mapping[str, str], name: str, default: bool, problems: dict) -> bool:
-    raw = params.get(name)
-    if raw is None:
-        return default
-    value = FLAGS.get(raw.strip().lower())
-    if value is None:
-        problems[name] = "Must be true, false, 1 or 0."
-        return default
-    return value
+class FolderListQuerySerializer(PageQuerySerializer):
+    parentFolderId = QueryText(source="parent_id", default=None)
 
-
-def parse_delete_options(params: Mapping[str, str]) -> DeleteOptions:
-    """Read ``force``, ``recursive`` and ``dryRun`` or fail with INVALID_PARAMETERS naming each."""
-    problems: dict[str, str] = {}
-    options = DeleteOptions(
-        force=_query_flag(params, "force", False, problems),
-        recursive=_query_flag(params, "recursive", True, problems),
-        dry_run=_query_flag(params, "dryRun", False, problems),
-    )
-    if problems:
-        raise errors.InvalidParameters(**problems)
-    return options
-
-
-def parse_list_params(params: Mapping[str, str]) -> tuple[PageRequest, str | None]:
-    """Read ``page``, ``limit`` and ``parentFolderId`` (an id or ``root``), naming each bad one."""
-    problems: dict[str, str] = {}
-    page = page_request(params, problems)
-    parent_id = params.get("parentFolderId")
-    if parent_id is not None and not is_id(parent_id):
-        problems["parentFolderId"] = f"Must be a folder id or {ROOT}."
-    if problems:
-        raise errors.InvalidParameters(**problems)
-    return page, parent_id
+    def validate_parentFolderId(self, value: str | None) -> str | None:
+        if value is not None and not is_id(value):
+            raise serializers.ValidationError(f"Must be a folder id or {ROOT}.")
+        return value

@@ -27,25 +27,24 @@ from storage_service.folders.serializers import (
     DELETE_PARAMETERS,
     LIST_PARAMETERS,
     ROOT,
-    DeleteOptions,
     FolderBulkDeleteSerializer,
     FolderCreateSerializer,
+    FolderDeleteQuerySerializer,
+    FolderListQuerySerializer,
     FolderSerializer,
     FolderUpdateSerializer,
     TrashedFolderSerializer,
-    parse_delete_options,
-    parse_list_params,
 )
 from storage_service.openapi import FOLDER_DATA, FOLDER_DELETION, IDS, NAME, PAGE_QUERY, operation
-from storage_service.pagination import PAGE_PARAMETERS, paginate, parse_page_request
+from storage_service.pagination import PAGE_PARAMETERS, PageQuerySerializer, paginate
 from storage_service.unchanged import UNCHANGED
 
 
-def deletion_message(outcome: services.FolderDeletion, options: DeleteOptions) -> str:
-    if options.dry_run:
+def deletion_message(outcome: services.FolderDeletion, *, recursive: bool, dry_run: bool) -> str:
+    if dry_run:
         return "Dry run: nothing was deleted; the counts say what the deletion would do."
     done = "deleted permanently" if outcome.permanent else "moved to the trash"
-    if not options.recursive:
+    if not recursive:
         return f"Folder {done}; its files and subfolders moved up to its parent."
     if outcome.permanent:
         return "Folder and its contents deleted permanently."
@@ -88,14 +87,16 @@ class FolderViewSet(viewsets.ViewSet):
         errors=("FOLDER_NOT_FOUND",),
     )
     def list(self, request: Request) -> Response:
-        page_request, parent_id = parse_list_params(request.query_params)
+        params = FolderListQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        parent_id = params.validated_data["parent_id"]
         folders = Folder.objects.for_org(caller_organisation(request)).live()
         if parent_id == ROOT:
             folders = folders.filter(parent__isnull=True)
         elif parent_id is not None:
             parent = folders.get_live(parent_id)
             folders = folders.filter(parent=parent)
-        page, pagination = paginate(folders.order_by("name", "id"), page_request)
+        page, pagination = paginate(folders.order_by("name", "id"), params.validated_data["page"])
         return Response(
             {"folders": FolderSerializer(page, many=True).data, "pagination": pagination}
         )
@@ -160,19 +161,18 @@ class FolderViewSet(viewsets.ViewSet):
         detail=True,
     )
     def destroy(self, request: Request, pk: str) -> Response:
-        options = parse_delete_options(request.query_params)
+        params = FolderDeleteQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
+        options = params.validated_data
         now = clock.now()
         outcome = services.folder_delete(
-            org=caller_organisation(request),
-            folder_id=pk,
-            force=options.force,
-            recursive=options.recursive,
-            dry_run=options.dry_run,
-            now=now,
+            org=caller_organisation(request), folder_id=pk, **options, now=now
         )
         return Response(
             {
-                "message": deletion_message(outcome, options),
+                "message": deletion_message(
+                    outcome, recursive=options["recursive"], dry_run=options["dry_run"]
+                ),
                 **deletion_data(outcome),
                 "deletedAt": clock.iso(now),
             }
@@ -223,9 +223,11 @@ class FolderViewSet(viewsets.ViewSet):
     )
     @action(detail=False, methods=["get"], url_path="trash")
     def trash_list(self, request: Request) -> Response:
+        params = PageQuerySerializer(data=request.query_params.dict())
+        params.is_valid(raise_exception=True)
         trashed, pagination = trash.trash_list(
             org=caller_organisation(request),
-            page_request=parse_page_request(request.query_params),
+            page_request=params.validated_data["page"],
             now=clock.now(),
         )
         return Response(

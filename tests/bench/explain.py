@@ -41,12 +41,15 @@ def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list
     from django.db import connection
 
     from storage_service.accounts.models import Organisation
-    from storage_service.files.listing import list_files, parse_file_query
+    from storage_service.files.listing import FileQuery, list_files
+    from storage_service.files.serializers import FileListQuerySerializer
 
     org = Organisation.objects.get(pk=org_id)
     report: dict[str, list[dict[str, Any]]] = {}
     for name, params in scenarios.items():
-        query = parse_file_query(params)
+        serializer = FileListQuerySerializer(data=params)
+        serializer.is_valid(raise_exception=True)
+        query = FileQuery(**serializer.validated_data)
         captured = captured_sql(functools.partial(list_files, org, query))
         for item in captured:
             with connection.cursor() as cursor:
