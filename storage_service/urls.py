@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from shared.openapi_views import DocsView, SchemaView
 from shared.readiness import database_check, ready_view, redis_check
 from storage_service import api
-from storage_service.files.blobs import store_check
+from storage_service.files.blobs import blob_store
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -16,7 +16,7 @@ urlpatterns = [
             {
                 "database": database_check,
                 "redis": lambda: redis_check(settings.REDIS_URL),
-                "objectStore": store_check,
+                "objectStore": lambda: blob_store().readiness(),
             }
         ),
         name="ready",

@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from storage_service import errors
 from storage_service.api import error_response
 from storage_service.billing import notes
-from storage_service.files import blobs
+from storage_service.files.blobs import CHUNK_SIZE, blob_store
 from storage_service.files.models import File
 from storage_service.files.serializers import DOWNLOAD_SALT
 
@@ -133,7 +133,7 @@ def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
     try:
         stream.seek(start)
         while length > 0:
-            chunk = stream.read(min(blobs.CHUNK_SIZE, length))
+            chunk = stream.read(min(CHUNK_SIZE, length))
             if not chunk:
                 break
             length -= len(chunk)
@@ -144,7 +144,7 @@ def _slice(stream: IO[bytes], start: int, length: int) -> Iterator[bytes]:
 
 def _streamed(file: File, wanted: tuple[int, int] | None) -> StreamingHttpResponse:
     """The file whole (200) or the range (206), read from disk in chunks."""
-    stream = blobs.blob_open(file.storage_name)
+    stream = blob_store().open(file.storage_name)
     response: StreamingHttpResponse
     if wanted is None:
         response = FileResponse(stream, content_type=file.content_type)
@@ -185,8 +185,9 @@ def _handed_to_nginx(
 def file_response(request: HttpRequest, file: File) -> HttpResponseBase:
     """Stream ``file`` whole (200) or the requested range (206), never reading it all at once.
 
-    From an object store, redirect to a short-lived pre-signed URL: the store serves the bytes
-    (ranges included) with the same type and disposition, and they never pass through a worker.
+    When the blob store has a URL of its own (an object store's short-lived pre-signed one),
+    redirect to it: the store serves the bytes (ranges included) with the same type and
+    disposition, and they never pass through a worker.
     Behind nginx (``DOWNLOAD_ACCEL_REDIRECT_PREFIX``) the worker answers the headers and nginx
     sends the bytes from the local disk.
     """
@@ -194,15 +195,15 @@ def file_response(request: HttpRequest, file: File) -> HttpResponseBase:
         return _validators(HttpResponse(status=304), file)  # the client's copy is current
     disposition = content_disposition_header(True, file.name)
     assert disposition is not None  # an attachment always has one
-    if not blobs.is_local():
+    url = blob_store().download_url(
+        file.storage_name,
+        content_type=file.content_type,
+        disposition=disposition,
+        expire=REDIRECT_TTL,
+    )
+    if url is not None:
         if request.method == "GET":
             notes.note_download(org_id=file.organisation_id, size=_asked(request, file))
-        url = blobs.blob_url(
-            file.storage_name,
-            content_type=file.content_type,
-            disposition=disposition,
-            expire=REDIRECT_TTL,
-        )
         return HttpResponseRedirect(url)
     try:
         wanted = wanted_range(request, file)

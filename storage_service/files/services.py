@@ -15,7 +15,8 @@ from django.db import transaction
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs, quota
+from storage_service.files import quota
+from storage_service.files.blobs import blob_store, file_blob_name
 from storage_service.files.models import MAX_NAME_LENGTH, Category, File
 from storage_service.files.sniffing import HEAD_SIZE, category_of, content_type_of, image_metadata
 from storage_service.folders.models import Folder
@@ -110,8 +111,8 @@ def file_upload(
     quota.check_upload_size(org=org, size=size)
     content_type, metadata = describe(name=name, stream=uploaded)
     file_id = new_file_id()
-    storage_name = blobs.file_blob_name(org.pk, file_id)
-    blobs.blob_save(storage_name, uploaded)
+    storage_name = file_blob_name(org.pk, file_id)
+    blob_store().save(storage_name, uploaded)
     try:
         return file_register(
             org=org,
@@ -126,7 +127,7 @@ def file_upload(
             file_id=file_id,
         )
     except BaseException:
-        blobs.blob_delete(storage_name)
+        blob_store().delete(storage_name)
         raise
 
 
@@ -180,7 +181,7 @@ def file_delete(*, org: Organisation, file_id: str) -> FileDeletion:
             raise errors.FileNotFound(fileId=file_id)
         file.delete()
         quota.quota_release(org_id=org.pk, stored={file.category: (file.size, 1)})
-        transaction.on_commit(partial(blobs.blob_delete, file.storage_name))
+        transaction.on_commit(partial(blob_store().delete, file.storage_name))
     return FileDeletion(file_id=file_id, freed_space=file.size)
 
 

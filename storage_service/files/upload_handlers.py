@@ -12,7 +12,8 @@ from rest_framework.request import Request
 
 from storage_service import errors
 from storage_service.accounts.authentication import resolve_key
-from storage_service.files import blobs, quota
+from storage_service.files import quota
+from storage_service.files.blobs.local import sync_file
 from storage_service.files.hashing import StreamDigest
 
 
@@ -76,7 +77,7 @@ class HashingFileUploadHandler(TemporaryFileUploadHandler):
     def file_complete(self, file_size: int):
         try:
             self.file.flush()
-            blobs.sync_file(self.file.fileno())  # durable before it is renamed into place
+            sync_file(self.file.fileno())  # durable before it is renamed into place
         except OSError as exc:
             self._refuse_os_error(exc)
         uploaded = super().file_complete(file_size)

@@ -21,7 +21,8 @@ from django.db import IntegrityError, OperationalError, transaction
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs, quota
+from storage_service.files import quota
+from storage_service.files.blobs import blob_store
 from storage_service.files.models import File
 from storage_service.folders import tree
 from storage_service.folders.models import Folder
@@ -275,7 +276,7 @@ def subtree_destroy(folder: Folder) -> Destroyed:
         quota.quota_release(org_id=folder.organisation_id, stored=live)
     names = [name for name, _, _, _ in rows]
     if names:
-        transaction.on_commit(lambda: blobs.blob_delete_many(names))
+        transaction.on_commit(lambda: blob_store().delete_many(names))
     return Destroyed(
         folders=deleted.get(Folder._meta.label, 0),
         files=len(rows),

@@ -12,7 +12,8 @@ from django.db.models.functions import Length
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs, quota
+from storage_service.files import quota
+from storage_service.files.blobs import blob_store
 from storage_service.files.models import File
 from storage_service.folders import tree
 from storage_service.folders.models import Folder
@@ -163,7 +164,7 @@ def trash_purge(*, now: datetime, older_than: timedelta = RESTORE_WINDOW) -> Tra
             rows = list(claimed.values_list("pk", "storage_name", "size"))
             File.objects.filter(pk__in=[pk for pk, _, _ in rows]).delete()
             names = [name for _, name, _ in rows]
-            transaction.on_commit(functools.partial(blobs.blob_delete_many, names))
+            transaction.on_commit(functools.partial(blob_store().delete_many, names))
         purged.files += len(rows)
         purged.freed_space += sum(size for _, _, size in rows)
     return purged

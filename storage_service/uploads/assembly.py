@@ -1,8 +1,9 @@
 """Multipart bytes on the local filesystem: parts written in place, the assembled file.
 
-On the filesystem a part goes straight into the upload's data file (``part_write``); on an
-object store it is staged here (``stage_part``) and ``object_store`` takes it from there onto
-the store's own multipart upload, instead of ``assemble``/``publish``.
+The bytes of both ways of keeping parts (``parts``). On the filesystem (``on_disk``) a part goes
+straight into the upload's data file (``part_write``), which ``assemble`` hashes and ``publish``
+moves into place; on an object store (``object_store``) a part is staged here (``stage_part``)
+and then sent to the store's own multipart upload.
 
 Bytes always move in chunks of ``CHUNK_SIZE``: nothing here holds a part or a file in memory.
 """
@@ -13,17 +14,15 @@ import contextlib
 import ctypes
 import fcntl
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Protocol
 
 from django.conf import settings
-from django.core.files.move import file_move_safe
-from django.core.files.storage import FileSystemStorage
 
-from storage_service.files import blobs
+from storage_service.files.blobs import read_chunks
+from storage_service.files.blobs.local import LocalBlobStore, sync_file
 from storage_service.files.hashing import StreamDigest
 from storage_service.files.sniffing import HEAD_SIZE
 
@@ -83,13 +82,13 @@ def stage_part(stream: Readable, *, expected_size: int) -> StagedPart:
 
 
 @contextlib.contextmanager
-def part_slot(upload_id: str, part_number: int) -> Iterator[None]:
+def part_slot(store: LocalBlobStore, upload_id: str, part_number: int) -> Iterator[None]:
     """Hold the part's lock: one request at a time writes a given part of an upload.
 
     ``flock`` on a file of its own per part, opened anew by each request, so it excludes the
     threads of one worker as well as other workers; parts with other numbers go on in parallel.
     """
-    directory = blobs.storage().path(_upload_directory(upload_id))
+    directory = store.path(_upload_directory(upload_id))
     os.makedirs(directory, exist_ok=True)
     lock = os.open(os.path.join(directory, f"{part_number}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -99,7 +98,9 @@ def part_slot(upload_id: str, part_number: int) -> Iterator[None]:
         os.close(lock)  # and with it the lock
 
 
-def part_write(stream: Readable, *, upload_id: str, offset: int, expected_size: int) -> StagedPart:
+def part_write(
+    store: LocalBlobStore, stream: Readable, *, upload_id: str, offset: int, expected_size: int
+) -> StagedPart:
     """Write a request body straight into the upload's data file at ``offset``, hashing it.
 
     Parts have fixed offsets, so the file assembles itself as parts arrive, in parallel
@@ -110,7 +111,7 @@ def part_write(stream: Readable, *, upload_id: str, offset: int, expected_size: 
     before it is acknowledged: the flush overlaps the other parts' transfers instead of all
     falling on completion. Call it holding ``part_slot``, with the part's record deleted.
     """
-    path = blobs.storage().path(data_blob_name(upload_id))
+    path = store.path(data_blob_name(upload_id))
     digest = StreamDigest()
     size = 0
     target = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -125,7 +126,7 @@ def part_write(stream: Readable, *, upload_id: str, offset: int, expected_size: 
                 digest.update(chunk)
             size += len(chunk)
         if size == expected_size:
-            blobs.sync_file(target)
+            sync_file(target)
         else:
             _release(target, offset, expected_size)
     except BaseException:
@@ -163,28 +164,27 @@ def _release(target: int, offset: int, length: int) -> None:
     fallocate(target, _FALLOC_FL_PUNCH_HOLE | _FALLOC_FL_KEEP_SIZE, offset, length)
 
 
-def assemble(upload_id: str) -> Assembled:
+def assemble(store: LocalBlobStore, upload_id: str) -> Assembled:
     """Hash the upload's data file and read its head; the parts are already in place.
 
     Raises FileNotFoundError when it is gone (an abort or the expiry sweep got there first).
     """
-    path = blobs.storage().path(data_blob_name(upload_id))
+    path = store.path(data_blob_name(upload_id))
     whole = StreamDigest()
     size = 0
     with open(path, "rb") as data:
         head = data.read(HEAD_SIZE)
         data.seek(0)
-        for chunk in blobs.read_chunks(data, CHUNK_SIZE):
+        for chunk in read_chunks(data, CHUNK_SIZE):
             whole.update(chunk)
             size += len(chunk)
-        blobs.sync_file(data.fileno())  # every part's bytes, before the file is acknowledged
+        sync_file(data.fileno())  # every part's bytes, before the file is acknowledged
     return Assembled(path=path, size=size, sha256=whole.hexdigest(), head=head)
 
 
-def publish(assembled: Assembled, *, name: str) -> None:
+def publish(store: LocalBlobStore, assembled: Assembled, *, name: str) -> None:
     """Move the assembled file to its final ``name`` (a rename when on the same disk)."""
-    _move_into_storage(assembled.path, name)
-    blobs.sync_directory_of(blobs.storage().path(name))
+    store.move_in(assembled.path, name)
 
 
 def discard(path: str) -> None:
@@ -193,9 +193,9 @@ def discard(path: str) -> None:
         os.unlink(path)
 
 
-def parts_delete(upload_id: str) -> None:
+def parts_delete(store: LocalBlobStore, upload_id: str) -> None:
     """Delete an upload's directory: its data file and its parts' lock files."""
-    shutil.rmtree(blobs.storage().path(_upload_directory(upload_id)), ignore_errors=True)
+    store.delete_directory(_upload_directory(upload_id))
 
 
 @contextlib.contextmanager
@@ -210,12 +210,3 @@ def _temporary_file(prefix: str):
     except BaseException:
         discard(handle.name)
         raise
-
-
-def _move_into_storage(path: str, name: str) -> None:
-    storage = cast(FileSystemStorage, blobs.storage())  # parts are assembled on local disk only
-    target = storage.path(name)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    file_move_safe(path, target, allow_overwrite=True)
-    if storage.file_permissions_mode is not None:
-        os.chmod(target, storage.file_permissions_mode)

@@ -3,12 +3,13 @@
 Concurrency: each write that decides an upload's fate re-reads it under a row lock
 (``select_for_update``; SQLite serialises write transactions instead), so of a complete racing
 an abort or a second complete exactly one wins and the other answers UPLOAD_NOT_FOUND. Slow
-byte work (receiving a part) happens before the lock, on a staged file. Completing lives in
-``completion``.
+byte work (receiving a part) happens outside the lock. Where the parts' bytes go is the blob
+store's: ``parts_backend`` answers the way (``parts``) for it. Completing lives in ``completion``.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -16,17 +17,42 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Sum
 
 from storage_service import errors
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs, quota
+from storage_service.files import quota
+from storage_service.files.blobs import BlobStore, blob_store, file_blob_name
+from storage_service.files.blobs.local import LocalBlobStore
+from storage_service.files.blobs.s3 import S3BlobStore
 from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id
-from storage_service.uploads import assembly, object_store
+from storage_service.uploads.assembly import Readable
 from storage_service.uploads.layout import part_layout
 from storage_service.uploads.lookups import open_upload
 from storage_service.uploads.models import MultipartUpload, UploadPart
+from storage_service.uploads.object_store import StoreParts
+from storage_service.uploads.on_disk import DiskParts
+from storage_service.uploads.parts import PartsBackend, wrong_size
+
+
+def parts_backend() -> PartsBackend:
+    """The way the blob store keeps an upload's parts."""
+    return _parts_in(blob_store())
+
+
+@functools.singledispatch
+def _parts_in(store: BlobStore) -> PartsBackend:
+    raise TypeError(f"Multipart uploads cannot be kept in a {type(store).__name__}.")
+
+
+@_parts_in.register
+def _parts_on_disk(store: LocalBlobStore) -> PartsBackend:
+    return DiskParts(store)
+
+
+@_parts_in.register
+def _parts_in_object_store(store: S3BlobStore) -> PartsBackend:
+    return StoreParts(store)
 
 
 def upload_ttl() -> timedelta:
@@ -62,13 +88,11 @@ def upload_start(
             content_type=content_type or "",
             part_size=layout.part_size,
             part_count=layout.part_count,
-            storage_name=blobs.file_blob_name(org.pk, new_file_id()),
+            storage_name=file_blob_name(org.pk, new_file_id()),
             created_at=now,
             expires_at=now + upload_ttl(),
         )
-        if not blobs.is_local():
-            upload.backend_upload_id = object_store.store_upload_start(upload)
-            upload.save(update_fields=["backend_upload_id"])
+        parts_backend().start(upload)
         return upload
 
 
@@ -77,7 +101,7 @@ def upload_part_store(
     org: Organisation,
     upload_id: str,
     part_number: int,
-    body: assembly.Readable,
+    body: Readable,
     declared_size: int | None,
     now: datetime,
 ) -> UploadPart:
@@ -91,75 +115,10 @@ def upload_part_store(
         raise errors.InvalidParameters(partNumber=f"Must be 1 to {upload.part_count}.")
     expected = upload.part_size_of(part_number)
     if declared_size != expected:
-        raise _wrong_size(part_number, expected, declared_size)
-    if blobs.is_local():
-        return _part_store_in_place(org, upload, part_number, body, expected, now)
-    staged = assembly.stage_part(body, expected_size=expected)
-    try:
-        if staged.size != expected:
-            raise _wrong_size(part_number, expected, staged.size)
-        with transaction.atomic():
-            upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
-            backend_etag = object_store.store_part_put(upload, part_number, staged)
-            return _part_record(upload, part_number, staged, backend_etag, now)
-    finally:
-        assembly.discard(staged.path)
-
-
-def _part_store_in_place(
-    org: Organisation,
-    upload: MultipartUpload,
-    part_number: int,
-    body: assembly.Readable,
-    expected: int,
-    now: datetime,
-) -> UploadPart:
-    """Write the part into the upload's data file, its old record gone while its bytes change.
-
-    The record is deleted under the upload's lock before the first byte is written, so a
-    complete that has not claimed the upload yet finds the part missing (or, later, its new
-    etag), and one that has finished makes this UPLOAD_NOT_FOUND before anything is written.
-    """
-    upload_id = upload.pk
-    with assembly.part_slot(upload_id, part_number):
-        with transaction.atomic():
-            upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
-            UploadPart.objects.filter(upload=upload, part_number=part_number).delete()
-        offset = (part_number - 1) * upload.part_size
-        written = assembly.part_write(
-            body, upload_id=upload_id, offset=offset, expected_size=expected
-        )
-        if written.size != expected:
-            raise _wrong_size(part_number, expected, written.size)
-        try:
-            with transaction.atomic():
-                upload = open_upload(org=org, upload_id=upload_id, now=now, lock=True)
-                return _part_record(upload, part_number, written, "", now)
-        except errors.UploadNotFound:
-            # Aborted or expired while the part was arriving: its sweep may have run already,
-            # and writing recreated the data file, so nothing else would remove it.
-            assembly.parts_delete(upload_id)
-            raise
-
-
-def _part_record(
-    upload: MultipartUpload,
-    part_number: int,
-    received: assembly.StagedPart,
-    backend_etag: str,
-    now: datetime,
-) -> UploadPart:
-    part, _ = UploadPart.objects.update_or_create(
-        upload=upload,
-        part_number=part_number,
-        defaults={
-            "size": received.size,
-            "etag": received.etag,
-            "backend_etag": backend_etag,
-            "created_at": now,
-        },
+        raise wrong_size(part_number, expected, declared_size)
+    return parts_backend().part_store(
+        org=org, upload=upload, part_number=part_number, body=body, expected=expected, now=now
     )
-    return part
 
 
 def upload_abort(*, org: Organisation, upload_id: str, now: datetime) -> MultipartUpload:
@@ -197,21 +156,4 @@ def uploads_expire(*, now: datetime) -> Sweep:
 
 def parts_discard(upload_id: str) -> dict[str, Any]:
     """Delete an upload's parts: bytes first, so a crash between leaves rows to retry with."""
-    rows = UploadPart.objects.filter(upload_id=upload_id)
-    removed = rows.aggregate(count=Count("pk"), size=Sum("size"))
-    if blobs.is_local():
-        assembly.parts_delete(upload_id)
-    else:
-        object_store.store_upload_abort(MultipartUpload.objects.get(pk=upload_id))
-    rows.delete()
-    return removed
-
-
-def _wrong_size(part_number: int, expected: int, got: int | None) -> errors.InvalidParameters:
-    received = "no Content-Length" if got is None else f"{got} bytes"
-    return errors.InvalidParameters(
-        f"Part {part_number} must be exactly {expected} bytes.",
-        size=f"Expected {expected} bytes, got {received}.",
-        expectedSize=expected,
-        receivedSize=got,
-    )
+    return parts_backend().discard(upload_id)

@@ -6,7 +6,7 @@ import factory
 from django.db.models import F
 
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store, file_blob_name
 from storage_service.files.models import File
 from storage_service.files.sniffing import category_of
 from storage_service.folders.models import Folder
@@ -44,12 +44,12 @@ class FileFactory(factory.django.DjangoModelFactory):
     content_type = "text/plain"
     category = factory.LazyAttribute(lambda o: category_of(o.content_type))
     size = 16
-    storage_name = factory.LazyAttribute(lambda o: blobs.file_blob_name(o.organisation.pk, o.id))
+    storage_name = factory.LazyAttribute(lambda o: file_blob_name(o.organisation.pk, o.id))
 
     @classmethod
     def _create(cls, model_class: type[File], *args, **kwargs) -> File:
         file = super()._create(model_class, *args, **kwargs)
-        blobs.blob_save(file.storage_name, io.BytesIO(b"x" * file.size))
+        blob_store().save(file.storage_name, io.BytesIO(b"x" * file.size))
         if file.deleted_at is None:
             Organisation.objects.filter(pk=file.organisation_id).update(
                 storage_used=F("storage_used") + file.size, file_count=F("file_count") + 1

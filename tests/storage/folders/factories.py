@@ -8,7 +8,7 @@ import factory
 from django.db.models import F
 
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store, file_blob_name
 from storage_service.files.models import Category, File
 from storage_service.folders.models import Folder
 from storage_service.ids import new_file_id, new_folder_id
@@ -48,12 +48,12 @@ class FileFactory(factory.django.DjangoModelFactory):
     size = factory.LazyAttribute(lambda o: len(o.data))
     content_type = "text/plain"
     category = Category.DOCUMENT
-    storage_name = factory.LazyAttribute(lambda o: blobs.file_blob_name(o.organisation.pk, o.id))
+    storage_name = factory.LazyAttribute(lambda o: file_blob_name(o.organisation.pk, o.id))
 
     @classmethod
     def _create(cls, model_class: type[File], *args, data: bytes, **kwargs) -> File:
         file = super()._create(model_class, *args, **kwargs)
-        blobs.blob_save(file.storage_name, io.BytesIO(data))
+        blob_store().save(file.storage_name, io.BytesIO(data))
         if file.deleted_at is None:
             Organisation.objects.filter(pk=file.organisation_id).update(
                 storage_used=F("storage_used") + file.size, file_count=F("file_count") + 1

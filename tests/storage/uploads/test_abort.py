@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from storage_service import clock
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store
 from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
@@ -24,7 +24,7 @@ def test_abort_marks_the_upload_and_removes_its_parts(
     aborted = MultipartUpload.objects.get(pk=upload_id)
     assert answer["abortedAt"] == clock.iso(aborted.aborted_at)
     assert not UploadPart.objects.exists()
-    assert not blobs.storage().exists(data_blob_name(upload_id))
+    assert not blob_store().exists(data_blob_name(upload_id))
     assert not (media_root / "uploads" / upload_id).exists()
 
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from storage_service import clock
 from storage_service.accounts.models import Organisation
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store
 from storage_service.files.models import File
 from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
@@ -54,7 +54,7 @@ def test_parts_sent_in_any_order_join_into_the_same_bytes(api, org):
     assert file["metadata"]["sha256"] == hashlib.sha256(data).hexdigest()
     record = File.objects.get(pk=file["id"])
     assert record.organisation == org and record.sha256 == hashlib.sha256(data).hexdigest()
-    with blobs.blob_open(record.storage_name) as stream:
+    with blob_store().open(record.storage_name) as stream:
         assert stream.read() == data
 
 
@@ -77,7 +77,7 @@ def test_complete_deletes_the_parts_once_committed(api, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         data_ok(complete(api, upload["uploadId"], parts))
     assert not UploadPart.objects.exists()
-    assert not blobs.storage().exists(data_blob_name(upload["uploadId"]))
+    assert not blob_store().exists(data_blob_name(upload["uploadId"]))
 
 
 def test_a_png_gets_its_type_width_and_height(api):
@@ -205,7 +205,7 @@ def test_a_quota_filled_meanwhile_is_refused_and_the_upload_can_complete_later(a
     assert error["code"] == "STORAGE_QUOTA_EXCEEDED"
     assert not File.objects.exists()
     reserved = MultipartUpload.objects.get(pk=upload["uploadId"])
-    assert not blobs.storage().exists(reserved.storage_name)
+    assert not blob_store().exists(reserved.storage_name)
     assert UploadPart.objects.filter(upload=reserved).count() == 3
     Organisation.objects.filter(pk=org.pk).update(storage_used=limit - 3000)
     assert downloaded(api, data_ok(complete(api, upload["uploadId"], parts))["file"]) == data
@@ -313,7 +313,7 @@ def test_two_concurrent_completes_make_exactly_one_file(client_for, admin_key):
     assert _race(admin_key.secret, upload["uploadId"], [parts, parts]) == [200, 404]
     assert File.objects.count() == 1
     file = File.objects.get()
-    with blobs.blob_open(file.storage_name) as stream:
+    with blob_store().open(file.storage_name) as stream:
         assert stream.read() == data
     org = Organisation.objects.get(pk=admin_key.organisation_id)
     assert (org.storage_used, org.file_count) == (len(data), 1)
@@ -327,4 +327,4 @@ def test_a_complete_racing_an_abort_has_one_winner(client_for, admin_key):
     finished = MultipartUpload.objects.get(pk=upload["uploadId"])
     assert (finished.completed_at is None) != (finished.aborted_at is None)
     assert File.objects.count() == (1 if finished.completed_at else 0)
-    assert blobs.storage().exists(finished.storage_name) == bool(finished.completed_at)
+    assert blob_store().exists(finished.storage_name) == bool(finished.completed_at)

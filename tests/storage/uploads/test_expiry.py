@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from storage_service import clock
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store
 from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from storage_service.uploads.services import uploads_expire
@@ -33,8 +33,8 @@ def test_expire_uploads_removes_the_parts_of_expired_uploads_only(api):
     out = io.StringIO()
     call_command("expire_uploads", stdout=out)
     assert out.getvalue() == "Removed 3 parts (2500 bytes) of 1 expired or finished uploads.\n"
-    assert not any(blobs.storage().exists(name) for name in part_names(expired))
-    assert all(blobs.storage().exists(name) for name in part_names(still_open))
+    assert not any(blob_store().exists(name) for name in part_names(expired))
+    assert all(blob_store().exists(name) for name in part_names(still_open))
     assert not UploadPart.objects.filter(upload_id=expired["uploadId"]).exists()
     assert UploadPart.objects.filter(upload_id=still_open["uploadId"]).count() == 3
     upload = MultipartUpload.objects.get(pk=expired["uploadId"])
@@ -53,7 +53,7 @@ def test_the_sweep_goes_by_the_time_it_is_given(api):
     assert uploads_expire(now=clock.now()).parts == 0
     sweep = uploads_expire(now=clock.now() + timedelta(hours=25))
     assert (sweep.uploads, sweep.parts, sweep.bytes) == (1, 2, 2048)
-    assert not any(blobs.storage().exists(name) for name in part_names(upload))
+    assert not any(blob_store().exists(name) for name in part_names(upload))
 
 
 def test_the_sweep_also_clears_parts_a_finished_upload_left_behind(api):

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from storage_service.files import blobs
+from storage_service.files.blobs import blob_store
 from storage_service.uploads.assembly import data_blob_name
 from storage_service.uploads.models import MultipartUpload, UploadPart
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def stored(upload_id: str, part_number: int) -> bytes:
     """The bytes in the part's place in the upload's data file."""
     upload = MultipartUpload.objects.get(pk=upload_id)
-    with blobs.blob_open(data_blob_name(upload_id)) as stream:
+    with blob_store().open(data_blob_name(upload_id)) as stream:
         stream.seek((part_number - 1) * upload.part_size)
         return stream.read(upload.part_size_of(part_number))
 
@@ -64,7 +64,7 @@ def test_a_part_of_the_wrong_size_is_refused_and_not_kept(api, part_number, size
         "receivedSize": size,
     }
     assert not UploadPart.objects.exists()
-    assert not blobs.storage().exists(data_blob_name(upload["uploadId"]))
+    assert not blob_store().exists(data_blob_name(upload["uploadId"]))
 
 
 def test_a_body_shorter_than_its_content_length_is_refused_when_counted(api, media_root):
