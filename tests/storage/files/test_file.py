@@ -8,9 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from storage_service.accounts.models import Organisation
 from storage_service.files.serializers import DOWNLOAD_SALT
-from tests.storage.factories import ApiKeyFactory
+from tests.storage.factories import ApiKeyFactory, FileFactory
 from tests.storage.files.downloading import DATA, body
-from tests.storage.files.factories import FileFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from storage_service import clock
-from tests.storage.files.factories import FileFactory, FolderFactory
+from tests.storage.factories import FileFactory, FolderFactory
 
 pytestmark = pytest.mark.django_db
 

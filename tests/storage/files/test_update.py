@@ -12,8 +12,7 @@ from storage_service.accounts.models import Organisation
 from storage_service.files.models import File
 from storage_service.files.serializers import MAX_METADATA_BYTES
 from tests.storage.envelope import data_of, error_of
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.files.factories import FileFactory, FolderFactory
+from tests.storage.factories import ApiKeyFactory, FileFactory, FolderFactory
 from tests.storage.uploading import upload_file
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ import pytest
 
 from storage_service.files.models import File
 from tests.storage.envelope import data_of, error_of
+from tests.storage.factories import FolderFactory
 from tests.storage.files.downloading import body
-from tests.storage.files.factories import FolderFactory
 from tests.storage.uploading import spill_files
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from storage_service.accounts.models import Organisation
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import FileFactory, FolderFactory
 
 
 @pytest.fixture

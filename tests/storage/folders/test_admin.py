@@ -5,7 +5,7 @@ from django.contrib.admin.utils import quote
 
 from storage_service import clock
 from storage_service.folders.models import Folder
-from tests.storage.folders.factories import FolderFactory
+from tests.storage.factories import FolderFactory
 from tests.storage.folders.helpers import data_of, usage
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,7 @@ from storage_service import clock
 from storage_service.files.models import File
 from storage_service.folders.models import Folder
 from storage_service.uploads.models import MultipartUpload
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import ApiKeyFactory, FileFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of, usage
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from storage_service.files.models import File
 from storage_service.folders.models import Folder
 from storage_service.folders.services import BUSY
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import FileFactory, FolderFactory
 from tests.storage.folders.helpers import usage
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,8 +4,7 @@ import pytest
 
 from storage_service.folders.models import Folder
 from storage_service.folders.tree import MAX_DEPTH
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FolderFactory
+from tests.storage.factories import ApiKeyFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of
 
 pytestmark = pytest.mark.django_db

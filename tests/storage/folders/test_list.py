@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FolderFactory
+from tests.storage.factories import ApiKeyFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from storage_service import clock
 from storage_service.files.models import File
 from storage_service.folders import trash
 from storage_service.folders.models import Folder
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import FileFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, stored, usage
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,7 @@ import pytest
 from storage_service import clock
 from storage_service.files.models import File
 from storage_service.folders.models import Folder
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FolderFactory
+from tests.storage.factories import ApiKeyFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of, usage
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from storage_service import clock
 from storage_service.files.models import File
 from storage_service.folders.models import Folder
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import ApiKeyFactory, FileFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,7 @@ from storage_service.accounts.models import Organisation
 from storage_service.folders.models import Folder
 from storage_service.folders.tree import MAX_DEPTH
 from storage_service.folders.updates import INTO_ITSELF
-from tests.storage.factories import ApiKeyFactory
-from tests.storage.folders.factories import FileFactory, FolderFactory
+from tests.storage.factories import DEFAULT_BYTES, ApiKeyFactory, FileFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of, usage
 from tests.storage.folders.test_concurrency import race
 
@@ -274,7 +273,7 @@ def test_creations_racing_the_move_of_their_parent_get_the_new_path(org, admin_k
     assert move["success"] or move["error"]["code"] == "FOLDER_IN_USE", move
     assert {status for path, status, _ in outcomes if path == "/v1/folders"} == {200}
     assert_paths_consistent(org)
-    assert usage(org) == (len(b"hello, folders"), 1)
+    assert usage(org) == (len(DEFAULT_BYTES), 1)
 
 
 def _create_and_hold(parent_id: str, name: str, inserted, release) -> None:
