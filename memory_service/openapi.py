@@ -46,9 +46,10 @@ from shared.openapi import (
     ref,
 )
 
-# What no string field takes: NUL (DRF's fields refuse it). A lone surrogate, which parsers.py
-# refuses too, is left out: no UTF-8 client can send one, and to many validators' regular
-# expressions (Rust's, that schemathesis checks with) a surrogate range is no pattern at all.
+# What no string field takes: NUL (DRF's fields refuse it). A lone surrogate, which
+# shared/input_guards.py refuses too, is left out: no UTF-8 client can send one, and to many
+# validators' regular expressions (Rust's, that schemathesis checks with) a surrogate range is
+# no pattern at all.
 UNREADABLE = r"\x00"
 # ... nor one that refuses control characters but line breaks and tabs.
 CONTROLS = UNREADABLE + r"\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
