@@ -110,6 +110,11 @@ def error_response(error: errors.ApiError) -> JsonResponse:
     return JsonResponse(error.body(), status=error.status, json_dumps_params=dump)
 
 
+def method_not_allowed(reason: str) -> JsonResponse:
+    """Refuse a method outside DRF (``/ready``) as DRF's views do: an issue at ``method``."""
+    return error_response(errors.InvalidRequest([errors.issue("method", reason)]))
+
+
 def route_error(request: HttpRequest | None) -> errors.NotFound:
     path = request.path if request is not None else ""
     return errors.NotFound(resource="route", id=path, message=f"No such endpoint: {path}")

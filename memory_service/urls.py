@@ -31,7 +31,10 @@ urlpatterns = [
     # For a load balancer: outside the API, where no key is asked for.
     path(
         "ready",
-        ready_view({"database": database_check, "redis": lambda: redis_check(settings.REDIS_URL)}),
+        ready_view(
+            {"database": database_check, "redis": lambda: redis_check(settings.REDIS_URL)},
+            refuse_method=api.method_not_allowed,
+        ),
         name="ready",
     ),
     path(f"{PREFIX}v1/", include(v1)),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from django.db import connections
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from shared.rate_limits import redis_client
@@ -51,13 +51,16 @@ def readiness(checks: Mapping[str, Check]) -> tuple[bool, dict[str, str]]:
     return UNREACHABLE not in results.values(), results
 
 
-def ready_view(checks: Mapping[str, Check]) -> Callable[[HttpRequest], JsonResponse]:
-    """A view answering ``{"ready": ..., "checks": {...}}``, 200 or 503, to GET and HEAD."""
+def ready_view(
+    checks: Mapping[str, Check], *, refuse_method: Callable[[str], HttpResponse]
+) -> Callable[[HttpRequest], HttpResponse]:
+    """A view answering ``{"ready": ..., "checks": {...}}``, 200 or 503, to GET and HEAD; another
+    method gets ``refuse_method``'s answer (the service's own error shape) and ``Allow``."""
 
-    @csrf_exempt  # a POST is answered 405 here, not by the CSRF check's HTML page
-    def view(request: HttpRequest) -> JsonResponse:
+    @csrf_exempt  # another method is refused here, not by the CSRF check's HTML page
+    def view(request: HttpRequest) -> HttpResponse:
         if request.method not in {"GET", "HEAD"}:
-            response = JsonResponse({"detail": "Method not allowed."}, status=405)
+            response = refuse_method(f'Method "{request.method}" not allowed.')
             response["Allow"] = "GET, HEAD"
             return response
         ready, results = readiness(checks)

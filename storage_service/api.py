@@ -30,6 +30,11 @@ def error_response(error: errors.ApiError) -> JsonResponse:
     return JsonResponse(error_body(error), status=error.status)
 
 
+def method_not_allowed(reason: str) -> JsonResponse:
+    """Refuse a method outside DRF (``/ready``) as DRF's views do: 405 METHOD_NOT_ALLOWED."""
+    return error_response(errors.MethodNotAllowed(reason))
+
+
 class EnvelopeRenderer(JSONRenderer):
     """Wrap successful payloads as ``{success, data, error}``; errors arrive already wrapped."""
 

@@ -17,7 +17,8 @@ urlpatterns = [
                 "database": database_check,
                 "redis": lambda: redis_check(settings.REDIS_URL),
                 "objectStore": lambda: blob_store().readiness(),
-            }
+            },
+            refuse_method=api.method_not_allowed,
         ),
         name="ready",
     ),

@@ -90,3 +90,13 @@ def test_ready_is_503_without_the_database_and_shows_nothing_of_it(tmp_path):
     status, body = json.loads(result.stdout.splitlines()[-1])
     assert (status, body["checks"]["database"]) == (503, "unreachable")
     assert "never-shown" not in result.stdout + result.stderr
+
+
+def test_ready_answers_another_method_as_every_route_of_this_service_does():
+    response = APIClient().post("/ready", {})
+    assert response.status_code == 400 and response["Allow"] == "GET, HEAD"
+    assert response.json() == {
+        "error": "InvalidRequest",
+        "message": response.json()["message"],
+        "issues": [{"path": "method", "message": 'Method "POST" not allowed.'}],
+    }

@@ -13,6 +13,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from tests.storage.envelope import error_of
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +92,7 @@ def test_ready_answers_only_get_and_head():
     assert client.head("/ready").status_code == 200
     response = client.post("/ready", {})
     assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
+    assert error_of(response, 405)["code"] == "METHOD_NOT_ALLOWED"  # the envelope, as on /v1
 
 
 def test_ready_is_503_without_the_database_and_shows_nothing_of_it(tmp_path):
