@@ -11,6 +11,7 @@ from moto.server import ThreadedMotoServer
 from rest_framework.test import APIClient
 
 from storage_service.accounts.models import ApiKey
+from tests.clients import bearer_client
 from tests.storage.factories import ApiKeyFactory, OrganisationFactory
 
 
@@ -42,15 +43,7 @@ def admin_key(org) -> ApiKey:
 @pytest.fixture
 def client_for() -> Callable[[ApiKey | str | None], APIClient]:
     """Return an APIClient that sends ``key`` (an ApiKey or a raw secret) as its Bearer token."""
-
-    def make(key: ApiKey | str | None) -> APIClient:
-        client = APIClient()
-        if key is not None:
-            secret = key if isinstance(key, str) else key.secret  # type: ignore[attr-defined]
-            client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-        return client
-
-    return make
+    return bearer_client
 
 
 @pytest.fixture

@@ -7,40 +7,15 @@ import threading
 
 import pytest
 from django.db import connection, connections, transaction
-from rest_framework.test import APIClient
 
 from storage_service.files.models import File
 from storage_service.folders.models import Folder
 from storage_service.folders.services import BUSY
+from tests.clients import race
 from tests.storage.factories import FileFactory, FolderFactory
 from tests.storage.folders.helpers import usage
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _request(secret: str, method: str, path: str, body: dict | None, start, results) -> None:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-    start.wait(timeout=30)
-    response = getattr(client, method)(path, body, format="json")
-    results.put((path, response.status_code, response.json()))
-    connections.close_all()
-
-
-def race(secret: str, calls: list[tuple[str, str, dict | None]]) -> list[tuple[str, int, dict]]:
-    """Make ``calls`` at once, each from its own process; return (path, status, body) each."""
-    connections.close_all()
-    context = multiprocessing.get_context("fork")
-    start, results = context.Barrier(len(calls)), context.Queue()
-    workers = [
-        context.Process(target=_request, args=(secret, *call, start, results)) for call in calls
-    ]
-    for worker in workers:
-        worker.start()
-    outcomes = [results.get(timeout=60) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
-    return outcomes
 
 
 def build_tree(org) -> tuple[Folder, Folder]:

@@ -13,9 +13,9 @@ from storage_service.accounts.models import Organisation
 from storage_service.folders.models import Folder
 from storage_service.folders.tree import MAX_DEPTH
 from storage_service.folders.updates import INTO_ITSELF
+from tests.clients import race
 from tests.storage.factories import DEFAULT_BYTES, ApiKeyFactory, FileFactory, FolderFactory
 from tests.storage.folders.helpers import data_of, error_of, usage
-from tests.storage.folders.test_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
