@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
-import string
-
-_ALPHABET = string.digits + string.ascii_letters
-
-
-def new_id(prefix: str) -> str:
-    """Return ``prefix_`` followed by 20 random base62 characters (about 119 bits)."""
-    return f"{prefix}_" + "".join(secrets.choice(_ALPHABET) for _ in range(20))
+from shared.ids import new_id
 
 
 # Module-level defaults, because migrations can only serialise importable callables.

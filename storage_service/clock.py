@@ -1,23 +1,8 @@
-"""The one clock the service reads, and the one way it writes timestamps."""
+"""The one clock this service reads (tests move it by patching ``now`` here), and the one way it
+writes timestamps: both as ``shared.clock`` has them."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import overload
+from shared.clock import iso, now
 
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-@overload
-def iso(value: datetime) -> str: ...
-@overload
-def iso(value: None) -> None: ...
-@overload
-def iso(value: datetime | None) -> str | None: ...
-def iso(value: datetime | None) -> str | None:
-    """Format ``value`` as ISO 8601 in UTC with a ``Z``, millisecond precision."""
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+__all__ = ["iso", "now"]

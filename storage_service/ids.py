@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import secrets
-import string
 from typing import Any
 
-_ALPHABET = string.digits + string.ascii_letters
+from shared.ids import new_id
+
 MAX_ID_LENGTH = 64
 
 
@@ -15,11 +14,6 @@ def is_id(value: Any) -> bool:
     ours (an unknown id is answered as not found), but a NUL never is: PostgreSQL cannot hold
     one in text, and the query would fail."""
     return isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and "\x00" not in value
-
-
-def new_id(prefix: str) -> str:
-    """Return ``prefix_`` followed by 20 random base62 characters (about 119 bits)."""
-    return f"{prefix}_" + "".join(secrets.choice(_ALPHABET) for _ in range(20))
 
 
 # Module-level defaults, because migrations can only serialise importable callables.

@@ -31,7 +31,7 @@ class FolderQuerySet(models.QuerySet):
 
     def get_live_or_root(self, folder_id: str | None) -> Folder | None:
         """As ``get_live``, where None (or "") names the root, which has no row."""
-        return None if folder_id in (None, "") else self.get_live(folder_id)
+        return self.get_live(folder_id) if folder_id else None
 
     def subtree_of(self, folder: Folder) -> FolderQuerySet:
         """The folder and every folder below it (by materialised path)."""
