@@ -56,6 +56,7 @@ from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
+    add_server_arguments,
     free_port,
     manage,
     one_row,
@@ -126,14 +127,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=30, help="untimed requests per measure first")
     parser.add_argument("--batch", type=int, default=100, help="memories per seeding request")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="any database on the PostgreSQL server (the bench creates its own beside it)",
-    )
-    parser.add_argument("--database", default="bench_memory", help="throwaway database name")
+    add_server_arguments(parser, database="bench_memory")
     return parser.parse_args(argv)
 
 

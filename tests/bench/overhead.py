@@ -50,6 +50,7 @@ from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
+    add_server_arguments,
     free_port,
     manage,
     redis_forget,
@@ -76,18 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=int, help="wrk duration per row (overrides --quick)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker")
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="any database on the PostgreSQL server (the bench creates its own beside it)",
-    )
-    parser.add_argument(
-        "--redis-url",
-        default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-        help="Redis for rate limits (storage) and the cache (memory)",
-    )
+    add_server_arguments(parser, redis="Redis for rate limits (storage) and the cache (memory)")
     return parser.parse_args(argv)
 
 

@@ -3,6 +3,7 @@ gunicorn on loopback (with its workers' memory read from /proc)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import fcntl
 import http.client
@@ -21,6 +22,31 @@ from psycopg import sql
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+DEFAULT_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def add_server_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    database: str | None = None,
+    redis: str | None = None,
+    admin_url_variable: str = "BENCH_DATABASE_ADMIN_URL",
+) -> None:
+    """Add what every benchmark and check runs against: ``--database-admin-url``, and
+    ``--database`` (its throwaway database) and ``--redis-url`` when given their default/help."""
+    parser.add_argument(
+        "--database-admin-url",
+        default=os.environ.get(admin_url_variable, DEFAULT_ADMIN_URL),
+        help="any database on the PostgreSQL server (the run creates its own beside it)",
+    )
+    if database is not None:
+        parser.add_argument("--database", default=database, help="throwaway database name")
+    if redis is not None:
+        parser.add_argument(
+            "--redis-url",
+            default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+            help=redis,
+        )
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
+    add_server_arguments,
     free_port,
     manage,
     one_row,
@@ -74,18 +75,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=200, help="timed GETs per case")
     parser.add_argument("--warmup", type=int, default=20, help="untimed GETs per case first")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="any database on the PostgreSQL server (the bench creates its own beside it)",
-    )
-    parser.add_argument("--database", default="bench_storage", help="throwaway database name")
-    parser.add_argument(
-        "--redis-url",
-        default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-        help="rate-limit counters here when reachable (else in the database)",
+    add_server_arguments(
+        parser,
+        database="bench_storage",
+        redis="rate-limit counters here when reachable (else in the database)",
     )
     return parser.parse_args(argv)
 

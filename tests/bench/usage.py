@@ -64,6 +64,7 @@ from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
+    add_server_arguments,
     free_port,
     manage,
     one_row,
@@ -217,18 +218,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="redis,database",
         help="where accounting counts, in order: redis and/or database",
     )
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="any database on the PostgreSQL server (the bench creates its own beside it)",
-    )
-    parser.add_argument("--database", default="bench_usage", help="throwaway database name")
-    parser.add_argument(
-        "--redis-url",
-        default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-        help="Redis for the production path (required)",
+    add_server_arguments(
+        parser, database="bench_usage", redis="Redis for the production path (required)"
     )
     args = parser.parse_args(argv)
     quick = {

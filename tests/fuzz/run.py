@@ -15,6 +15,7 @@ from tests.bench.server import (
     ROOT,
     Database,
     Gunicorn,
+    add_server_arguments,
     free_port,
     manage,
     redis_forget,
@@ -70,15 +71,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--services", default="storage,memory", help="comma-separated")
     parser.add_argument("--max-time", type=int, default=90, help="seconds per service")
     parser.add_argument("--seed", type=int, default=20261201, help="same seed, same requests")
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-    )
-    parser.add_argument(
-        "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    )
+    add_server_arguments(parser, redis="Redis for rate limits and the cache")
     return parser.parse_args(argv)
 
 

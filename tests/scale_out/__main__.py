@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import time
@@ -11,7 +10,7 @@ from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
-from tests.bench.server import ROOT, redis_reachable, single_run_lock
+from tests.bench.server import ROOT, add_server_arguments, redis_reachable, single_run_lock
 from tests.log_leaks import leaked_lines
 from tests.scale_out import memory, storage
 from tests.scale_out.cluster import Cluster, log
@@ -20,15 +19,10 @@ from tests.scale_out.verdicts import judged, weighed
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Two instances of each service, one database.")
-    parser.add_argument(
-        "--database-admin-url",
-        default=os.environ.get(
-            "SCALE_OUT_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-        ),
-        help="any database on the PostgreSQL server (the check creates its own beside it)",
-    )
-    parser.add_argument(
-        "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    add_server_arguments(
+        parser,
+        redis="the Redis both instances share",
+        admin_url_variable="SCALE_OUT_DATABASE_ADMIN_URL",
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per instance")
     return parser.parse_args(argv)
