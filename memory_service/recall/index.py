@@ -21,8 +21,8 @@ from django.db import connection, transaction
 from django.db.models import F, PositiveBigIntegerField, Value
 from django.db.models.functions import Greatest
 
+from memory_service.recall.block_encoding import chunk_of, document_number, pack, unpack
 from memory_service.recall.models import MAX_SMALL, Document, IndexStats, PostingBlock
-from memory_service.recall.numbers import chunk_of, number_of, pack, unpack
 from memory_service.recall.text import terms
 
 BATCH_SIZE = 2000
@@ -107,14 +107,14 @@ def _document(entry: Entry) -> Document | None:
     return Document(
         memory_id=entry.memory_id,
         organisation_id=entry.org_id,
-        number=number_of(entry.memory_id),
+        number=document_number(entry.memory_id),
         length=length,
         terms=tfs,
     )
 
 
 def _number(org_id: str, documents: list[Document]) -> None:
-    """Move any document whose number is taken to the next free one (see ``numbers``)."""
+    """Move any document whose number is taken to the next free one (see ``block_encoding``)."""
     held = Document.objects.filter(organisation_id=org_id)
     wanted = {document.number for document in documents}
     taken = set(held.filter(number__in=wanted).values_list("number", flat=True))

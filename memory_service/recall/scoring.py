@@ -20,7 +20,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from memory_service.recall.numbers import unpack
+from memory_service.recall.block_encoding import unpack
 
 K1 = 1.2
 B = 0.75

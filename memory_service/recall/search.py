@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from django.db import connection
 
 from memory_service.accounts.models import Organisation
+from memory_service.recall.block_encoding import POSTING_SIZE, unpack
 from memory_service.recall.models import Document, IndexStats, PostingBlock
-from memory_service.recall.numbers import NUMBER_SIZE, unpack
 from memory_service.recall.scoring import SCALE, Block, Bm25, Ranked, rank
 from memory_service.recall.text import query_words
 
@@ -40,7 +40,7 @@ def search(*, org: Organisation, query: str, limit: int) -> list[Match]:
         return []
     df: dict[str, int] = defaultdict(int)
     for block in blocks:
-        df[block.term] += len(block.numbers) // NUMBER_SIZE
+        df[block.term] += len(block.numbers) // POSTING_SIZE
     model = Bm25.for_query(documents=documents, total_length=total_length, df=df)
     return _matches(org, rank(model, blocks, limit), words)
 
@@ -57,7 +57,7 @@ def holders(org: Organisation, terms: Iterable[str], *, most: int) -> dict[str, 
         f"SELECT term, numbers FROM {table} WHERE organisation_id = %s AND term IN ({marks})"  # noqa: S608
         f" AND term IN (SELECT term FROM {table} WHERE organisation_id = %s AND term IN ({marks})"
         f" GROUP BY term HAVING SUM(LENGTH(numbers)) <= %s)",
-        [org.pk, *wanted_terms, org.pk, *wanted_terms, most * NUMBER_SIZE],
+        [org.pk, *wanted_terms, org.pk, *wanted_terms, most * POSTING_SIZE],
     )
     numbers: dict[str, list[int]] = defaultdict(list)
     for term, data in rows:

@@ -12,9 +12,9 @@ import snowballstemmer
 from django.db import migrations, models
 
 # What this migration indexes with, copied from recall's code as it stood (recall.text,
-# recall.index, recall.numbers and MAX_SMALL of recall.models) rather than imported: a deployment
-# that migrates later must get the blocks this migration always made, whatever the live code has
-# become since.
+# recall.index, recall.numbers, now recall.block_encoding, and MAX_SMALL of recall.models) rather
+# than imported: a deployment that migrates later must get the blocks this migration always made,
+# whatever the live code has become since.
 
 MAX_TERM_LENGTH = 64
 MAX_SMALL = 32767

@@ -13,7 +13,7 @@ import pytest
 from memory_service.memories.lookup import memories_recall as recall
 from memory_service.memories.models import Memory
 from memory_service.recall import scoring, search, text
-from memory_service.recall.numbers import pack
+from memory_service.recall.block_encoding import pack
 from memory_service.recall.text import query_words
 from tests.memory.factories import MemoryFactory
 
