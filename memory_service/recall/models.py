@@ -16,7 +16,7 @@ MAX_SMALL = 32767
 
 
 class Document(models.Model):
-    """A memory as the index knows it: its number, its length and the terms it was filed under.
+    """A memory as the index knows it: its number, its length and the terms it was indexed under.
 
     ``number`` orders like the memory's id (see ``block_encoding``), so recall ranks and breaks
     ties on numbers alone. ``terms`` ({term: tf}) is what was indexed, so that taking the memory out

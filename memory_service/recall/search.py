@@ -83,7 +83,7 @@ def _documents(org: Organisation, numbers: list[int], columns: str) -> list[tupl
 
 def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
     """Return the organisation's totals and every block of ``terms``, in one statement (so they
-    agree with each other whatever is being filed meanwhile)."""
+    agree with each other whatever is being indexed meanwhile)."""
     totals_table, blocks_table = IndexStats._meta.db_table, PostingBlock._meta.db_table
     rows = _fetch_binary(
         f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608

@@ -44,7 +44,7 @@ def totals(org) -> tuple[int, int]:
     return stats.documents, stats.total_length
 
 
-def test_indexing_files_the_memory_under_each_distinct_term_of_content_subject_and_domain(org):
+def test_indexing_enters_the_memory_under_each_distinct_term_of_content_subject_and_domain(org):
     memory = MemoryFactory(
         organisation=org,
         content="The team deploys on Thursdays and never deploys on Fridays.",
@@ -103,7 +103,7 @@ def test_unindexing_twice_takes_the_memory_out_once(org):
     assert totals(org) == (1, 2)
 
 
-def test_reindexing_files_the_memory_anew(org):
+def test_reindexing_indexes_the_memory_anew(org):
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
     memory.content = "Emacs."
     memory.save(update_fields=["content"])
