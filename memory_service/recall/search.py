@@ -5,7 +5,7 @@ threshold (the k-th best score so far), and looks the others up for the candidat
 Specific here: one statement reads every posting block of the query's terms with the
 organisation's index stats, and ``scoring`` ranks them in Python, going through document lengths
 from the shortest and stopping once no longer memory can reach the threshold; a block holds
-postings of one impact, so one whose impact cannot help a memory reach it is skipped whole. This
+postings of one impact, so one whose impact cannot help a memory reach it is skipped unread. This
 module answers memory ids with their scores and the words they matched on; reading the memories
 themselves, and noting their use, is the memories app's business.
 """
