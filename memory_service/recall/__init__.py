@@ -1,0 +1,1 @@
+"""Recall: ranked retrieval (BM25, MaxScore) over an inverted index of memories by id and text."""

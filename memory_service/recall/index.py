@@ -1,14 +1,15 @@
-"""Entering memories in the recall index and taking them out.
+"""Index maintenance: adding memories to the inverted index and removing them.
 
 A memory is known here only as an ``Entry``: its organisation, its id and the text it is found
 by. The memories app builds entries and calls these inside its own transaction, so that a
-memory, its index entries and the totals recall reads change together. A memory without a
-single term is not indexed: it can never match, and this keeps the totals exactly what the
+memory, its postings and the index stats recall reads change together. A memory without a
+single term is not indexed: it can never match, and this keeps the index stats exactly what the
 blocks hold.
 
 Each function updates the organisation's IndexStats row first. That row lock, held to the end of
 the caller's transaction, orders all index writes of one organisation: two transactions never
-append to the same blocks at once, cannot deadlock on them, and see each other's numbers.
+append to the same blocks at once, cannot deadlock on them, and see each other's document
+numbers.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from django.db import connection, transaction
 from django.db.models import F, PositiveBigIntegerField, Value
 from django.db.models.functions import Greatest
 
+from memory_service.recall.block_encoding import chunk_of, document_number, pack, unpack
 from memory_service.recall.models import MAX_SMALL, Document, IndexStats, PostingBlock
-from memory_service.recall.numbers import chunk_of, number_of, pack, unpack
 from memory_service.recall.text import terms
 
 BATCH_SIZE = 2000
@@ -34,7 +35,7 @@ BlockKey = tuple[str, int, int, int]  # term, length, tf, chunk
 
 @dataclass(frozen=True)
 class Entry:
-    """A memory as the index files it: whose it is, its id, and the text it is found by."""
+    """A memory as the index takes it: whose it is, its id, and the text it is found by."""
 
     org_id: str
     memory_id: str
@@ -52,24 +53,25 @@ def index_entries(entries: Iterable[Entry]) -> None:
     with transaction.atomic(savepoint=False):
         for org_id, documents in sorted(by_org.items()):
             length = sum(document.length for document in documents)
-            _count_in_totals(org_id, documents=len(documents), length=length)
-            _number(org_id, documents)
+            _add_to_index_stats(org_id, documents=len(documents), length=length)
+            _assign_free_numbers(org_id, documents)
             Document.objects.bulk_create(documents, batch_size=BATCH_SIZE)
             _add_to_blocks(org_id, documents)
 
 
 def unindex(*, org_id: str, memory_id: str) -> None:
-    """Take a memory out of the index and out of its organisation's totals (if it is there)."""
+    """Take a memory out of the index and out of its organisation's stats (if it is there)."""
     with transaction.atomic():
-        _lock_totals(org_id)
+        _lock_index_stats(org_id)
         document = Document.objects.filter(organisation_id=org_id, memory_id=memory_id).first()
         if document is None:
             return
-        _take_from_blocks(document)
+        _remove_from_blocks(document)
         document.delete()
         rows = IndexStats.objects.filter(organisation_id=org_id)
         rows.update(
-            documents=_plus("documents", -1), total_length=_plus("total_length", -document.length)
+            documents=_clamped_plus("documents", -1),
+            total_length=_clamped_plus("total_length", -document.length),
         )
 
 
@@ -80,19 +82,16 @@ def reindex(entry: Entry) -> None:
         index_entries([entry])
 
 
-def filed_terms(text: str) -> tuple[int, dict[str, int]]:
-    """Return the length ``text`` is filed with and its {term: tf} (length 0: no terms).
-
-    Plain arithmetic on the text, so migration ``recall.0002`` files its historical memories
-    with it too.
-    """
+def indexed_terms(text: str) -> tuple[int, dict[str, int]]:
+    """Return the document length ``text`` is indexed with and its {term: tf} (length 0: no
+    terms)."""
     counts = Counter(terms(text))
     tfs = {term: min(tf, MAX_SMALL) for term, tf in sorted(counts.items())}
     return min(sum(counts.values()), MAX_SMALL), tfs
 
 
-def block_numbers(documents: Iterable[Document]) -> dict[BlockKey, list[int]]:
-    """Return the numbers each block gains from ``documents`` (anything with their fields)."""
+def postings_by_block(documents: Iterable[Document]) -> dict[BlockKey, list[int]]:
+    """Return the postings each block gains from ``documents`` (anything with their fields)."""
     added: dict[BlockKey, list[int]] = defaultdict(list)
     for document in documents:
         for term, tf in document.terms.items():
@@ -101,20 +100,20 @@ def block_numbers(documents: Iterable[Document]) -> dict[BlockKey, list[int]]:
 
 
 def _document(entry: Entry) -> Document | None:
-    length, tfs = filed_terms(entry.text)
+    length, tfs = indexed_terms(entry.text)
     if not length:
         return None
     return Document(
         memory_id=entry.memory_id,
         organisation_id=entry.org_id,
-        number=number_of(entry.memory_id),
+        number=document_number(entry.memory_id),
         length=length,
         terms=tfs,
     )
 
 
-def _number(org_id: str, documents: list[Document]) -> None:
-    """Move any document whose number is taken to the next free one (see ``numbers``)."""
+def _assign_free_numbers(org_id: str, documents: list[Document]) -> None:
+    """Move any document whose number is taken to the next free one (see ``block_encoding``)."""
     held = Document.objects.filter(organisation_id=org_id)
     wanted = {document.number for document in documents}
     taken = set(held.filter(number__in=wanted).values_list("number", flat=True))
@@ -126,18 +125,18 @@ def _number(org_id: str, documents: list[Document]) -> None:
         taken.add(document.number)
 
 
-def _plus(field: str, delta: int) -> Greatest:
-    # Floored at zero so that a drifted counter cannot fail a deletion on the column's check.
+def _clamped_plus(field: str, delta: int) -> Greatest:
+    # Clamped at zero so that a drifted counter cannot fail a deletion on the column's check.
     return Greatest(F(field) + delta, Value(0), output_field=PositiveBigIntegerField())
 
 
-def _lock_totals(org_id: str) -> None:
+def _lock_index_stats(org_id: str) -> None:
     """Take the organisation's IndexStats row lock (a no-op on SQLite, which locks the database)."""
     list(IndexStats.objects.select_for_update().filter(organisation_id=org_id).values_list("pk"))
 
 
-def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
-    """Add memories to the organisation's totals in one statement, creating the row on first use."""
+def _add_to_index_stats(org_id: str, *, documents: int, length: int) -> None:
+    """Add memories to the organisation's stats in one statement, creating the row on first use."""
     table = IndexStats._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
@@ -150,9 +149,11 @@ def _count_in_totals(org_id: str, *, documents: int, length: int) -> None:
 
 
 def _add_to_blocks(org_id: str, documents: list[Document]) -> None:
-    """Append the documents' numbers to their blocks in one upsert (batches of them on SQLite)."""
+    """Append the documents' postings to their blocks in one upsert (batches of them on SQLite)."""
     table = PostingBlock._meta.db_table
-    blocks = [(*key, pack(numbers)) for key, numbers in sorted(block_numbers(documents).items())]
+    blocks = [
+        (*key, pack(numbers)) for key, numbers in sorted(postings_by_block(documents).items())
+    ]
     insert = f"INSERT INTO {table} (organisation_id, term, length, tf, chunk, numbers)"
     joined = f"{table}.numbers || excluded.numbers"
     with connection.cursor() as cursor:
@@ -161,7 +162,7 @@ def _add_to_blocks(org_id: str, documents: list[Document]) -> None:
             # around thousands of placeholders one by one.
             cursor.execute(
                 f"{insert} SELECT %s, * FROM unnest(%s::text[], %s::int[], %s::int[],"  # noqa: S608
-                f" %s::int[], %s::bytea[]) {_ON_BLOCK} DO UPDATE SET numbers = {joined}",
+                f" %s::int[], %s::bytea[]) {_ON_BLOCK_CONFLICT} DO UPDATE SET numbers = {joined}",
                 [org_id, *(list(column) for column in zip(*blocks, strict=True))],
             )
             return
@@ -170,16 +171,16 @@ def _add_to_blocks(org_id: str, documents: list[Document]) -> None:
             cursor.execute(
                 f"{insert} VALUES {', '.join(['(%s, %s, %s, %s, %s, %s)'] * len(batch))}"
                 # SQLite's || makes text of its operands.
-                f" {_ON_BLOCK} DO UPDATE SET numbers = CAST({joined} AS BLOB)",
+                f" {_ON_BLOCK_CONFLICT} DO UPDATE SET numbers = CAST({joined} AS BLOB)",
                 [value for block in batch for value in (org_id, *block)],
             )
 
 
-_ON_BLOCK = "ON CONFLICT (organisation_id, term, length, tf, chunk)"
+_ON_BLOCK_CONFLICT = "ON CONFLICT (organisation_id, term, length, tf, chunk)"
 
 
-def _take_from_blocks(document: Document) -> None:
-    """Remove the document's number from each block it was appended to."""
+def _remove_from_blocks(document: Document) -> None:
+    """Remove the document's postings from each block they were appended to."""
     chunk = chunk_of(document.number)
     blocks = PostingBlock.objects.filter(
         organisation_id=document.organisation_id,

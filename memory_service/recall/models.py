@@ -1,5 +1,5 @@
-"""The inverted index recall reads: each memory's number and terms, the numbers of the memories
-holding each term packed into blocks, and per-organisation totals.
+"""The inverted index recall reads: each memory's document number and terms, the postings of
+each term packed into blocks, and per-organisation collection statistics for BM25.
 
 Memories are known here by their id and their text alone (see ``index.Entry``).
 """
@@ -16,10 +16,10 @@ MAX_SMALL = 32767
 
 
 class Document(models.Model):
-    """A memory as the index knows it: its number, its length and the terms it was filed under.
+    """A memory as the index knows it: its document number, its length and its terms.
 
-    ``number`` orders like the memory's id (see ``numbers``), so recall ranks and breaks ties on
-    numbers alone. ``terms`` ({term: tf}) is what was indexed, so that taking the memory out
+    ``number`` orders like the memory's id (see ``block_encoding``), so recall ranks and breaks
+    ties on numbers alone. ``terms`` ({term: tf}) is what was indexed, so that taking the memory out
     removes exactly that, whatever has changed on the memory since.
     """
 
@@ -41,14 +41,15 @@ class Document(models.Model):
 
 
 class PostingBlock(models.Model):
-    """The numbers of the memories of ``length`` terms that hold ``term`` ``tf`` times.
+    """The postings (document numbers) of the memories of ``length`` terms that hold ``term``
+    ``tf`` times.
 
     Recall reads whole blocks and scores in Python: a posting costs 8 bytes to read and well
     under a microsecond to score, where one row per posting cost the database a microsecond or
-    more each. Every posting in a block earns the same share of a score (BM25 depends only on tf
-    and length), and a memory's postings all share its length, so recall can finish the
-    memories of one length before it looks at the next. ``chunk`` splits a term's numbers by
-    range, which keeps the block an insert rewrites small.
+    more each. Every posting in a block has the same impact on a score (BM25 depends only on tf
+    and length), and a memory's postings all carry its length, so recall can finish the
+    memories of one length before it looks at the next. ``chunk`` splits a term's postings by
+    document number range, which keeps the block an insert rewrites small.
     """
 
     organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, db_index=False)
@@ -56,7 +57,7 @@ class PostingBlock(models.Model):
     length = models.PositiveSmallIntegerField()
     tf = models.PositiveSmallIntegerField()
     chunk = models.PositiveSmallIntegerField()
-    # Signed 64-bit little-endian integers, in no particular order.
+    # Document numbers as signed 64-bit little-endian integers, in no particular order.
     numbers = models.BinaryField()
 
     class Meta:

@@ -1,6 +1,12 @@
-"""Ranked lookup: BM25 over the text memories were indexed by; ``scoring`` ranks, this reads.
+"""Ranked retrieval: exact top-k BM25 by term-at-a-time MaxScore (Turtle & Flood, 1995), which
+scores in full only the essential terms, those whose upper bounds can lift a memory past the
+threshold (the k-th best score so far), and looks the others up for the candidates found.
 
-It answers memory ids with their scores and the words they matched on; reading the memories
+Specific here: one statement reads every posting block of the query's terms with the
+organisation's index stats, and ``scoring`` ranks them in Python, going through document lengths
+from the shortest and stopping once no longer memory can reach the threshold; a block holds
+postings of one impact, so one whose impact cannot help a memory reach it is skipped unread. This
+module answers memory ids with their scores and the words they matched on; reading the memories
 themselves, and noting their use, is the memories app's business.
 """
 
@@ -14,8 +20,8 @@ from dataclasses import dataclass
 from django.db import connection
 
 from memory_service.accounts.models import Organisation
+from memory_service.recall.block_encoding import POSTING_SIZE, unpack
 from memory_service.recall.models import Document, IndexStats, PostingBlock
-from memory_service.recall.numbers import NUMBER_SIZE, unpack
 from memory_service.recall.scoring import SCALE, Block, Bm25, Ranked, rank
 from memory_service.recall.text import query_words
 
@@ -40,7 +46,7 @@ def search(*, org: Organisation, query: str, limit: int) -> list[Match]:
         return []
     df: dict[str, int] = defaultdict(int)
     for block in blocks:
-        df[block.term] += len(block.numbers) // NUMBER_SIZE
+        df[block.term] += len(block.numbers) // POSTING_SIZE
     model = Bm25.for_query(documents=documents, total_length=total_length, df=df)
     return _matches(org, rank(model, blocks, limit), words)
 
@@ -57,14 +63,14 @@ def holders(org: Organisation, terms: Iterable[str], *, most: int) -> dict[str, 
         f"SELECT term, numbers FROM {table} WHERE organisation_id = %s AND term IN ({marks})"  # noqa: S608
         f" AND term IN (SELECT term FROM {table} WHERE organisation_id = %s AND term IN ({marks})"
         f" GROUP BY term HAVING SUM(LENGTH(numbers)) <= %s)",
-        [org.pk, *wanted_terms, org.pk, *wanted_terms, most * NUMBER_SIZE],
+        [org.pk, *wanted_terms, org.pk, *wanted_terms, most * POSTING_SIZE],
     )
-    numbers: dict[str, list[int]] = defaultdict(list)
+    postings: dict[str, list[int]] = defaultdict(list)
     for term, data in rows:
-        numbers[term] += unpack(bytes(data))
-    wanted = sorted({n for found in numbers.values() for n in found})
+        postings[term] += unpack(bytes(data))
+    wanted = sorted({n for found in postings.values() for n in found})
     ids = {number: memory_id for number, memory_id in _documents(org, wanted, "memory_id")}
-    return {term: [ids[n] for n in found if n in ids] for term, found in numbers.items()}
+    return {term: [ids[n] for n in found if n in ids] for term, found in postings.items()}
 
 
 def _documents(org: Organisation, numbers: list[int], columns: str) -> list[tuple]:
@@ -82,12 +88,12 @@ def _documents(org: Organisation, numbers: list[int], columns: str) -> list[tupl
 
 
 def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
-    """Return the organisation's totals and every block of ``terms``, in one statement (so they
-    agree with each other whatever is being filed meanwhile)."""
-    totals_table, blocks_table = IndexStats._meta.db_table, PostingBlock._meta.db_table
+    """Return the organisation's index stats and every block of ``terms``, in one statement (so they
+    agree with each other whatever is being indexed meanwhile)."""
+    stats_table, blocks_table = IndexStats._meta.db_table, PostingBlock._meta.db_table
     rows = _fetch_binary(
         f"SELECT s.documents, s.total_length, b.term, b.length, b.tf, b.numbers"  # noqa: S608
-        f" FROM {totals_table} s LEFT JOIN {blocks_table} b"
+        f" FROM {stats_table} s LEFT JOIN {blocks_table} b"
         " ON b.organisation_id = s.organisation_id"
         f" AND b.term IN ({', '.join(['%s'] * len(terms))})"
         f" WHERE s.organisation_id = %s",
@@ -98,7 +104,7 @@ def _read_index(org_id: str, terms: list[str]) -> tuple[int, int, list[Block]]:
     blocks = [
         Block(term, length, tf, bytes(numbers))
         for _, _, term, length, tf, numbers in rows
-        if term is not None  # the organisation's totals, joined to no block
+        if term is not None  # the organisation's index stats, joined to no block
     ]
     return rows[0][0], rows[0][1], blocks
 
@@ -129,17 +135,17 @@ def _fetch_binary(sql: str, params: list[str | int]) -> list[tuple]:
 
 
 def _matches(org: Organisation, ranked: Ranked, words: dict[str, str]) -> list[Match]:
-    """Return the ranked numbers as memory ids, naming the query's words each holds."""
+    """Return the ranked document numbers as memory ids, naming the query's words each holds."""
     # The terms it was indexed under name the matches, without analysing its text again.
-    held = {
+    indexed_by_number = {
         number: (memory_id, json.loads(terms) if isinstance(terms, str) else terms)  # SQLite: text
         for number, memory_id, terms in _documents(org, [n for n, _ in ranked], "memory_id, terms")
     }
     matches = []
     for number, score in ranked:
-        if number not in held:  # taken out of the index since it was ranked
+        if number not in indexed_by_number:  # taken out of the index since it was ranked
             continue
-        memory_id, indexed = held[number]
+        memory_id, indexed = indexed_by_number[number]
         names = [word for term, word in words.items() if term in indexed]
         matches.append(Match(memory_id=memory_id, score=round(score / SCALE, 6), words=names))
     return matches

@@ -120,7 +120,7 @@ def _verify(org, queries: list[str]) -> None:
     from memory_service.recall import scoring, search
 
     def unpruned(model, blocks, limit):
-        # With a limit above the memory count there is never a floor: every posting is scored.
+        # With a limit above the memory count there is never a threshold: every posting is scored.
         return scoring.rank(model, blocks, sys.maxsize)[:limit]
 
     differ = []

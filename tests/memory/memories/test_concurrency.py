@@ -9,8 +9,8 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from memory_service.memories.models import Memory
+from memory_service.recall.block_encoding import unpack
 from memory_service.recall.models import IndexStats, PostingBlock
-from memory_service.recall.numbers import unpack
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ import pytest
 
 from memory_service.ids import new_memory_id
 from memory_service.memories.lookup import memories_recall as recall
+from memory_service.recall.block_encoding import chunk_of, document_number, unpack
 from memory_service.recall.index import index_entries, reindex, unindex
 from memory_service.recall.models import Document, IndexStats, PostingBlock
-from memory_service.recall.numbers import chunk_of, number_of, unpack
 from tests.memory.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def totals(org) -> tuple[int, int]:
     return stats.documents, stats.total_length
 
 
-def test_indexing_files_the_memory_under_each_distinct_term_of_content_subject_and_domain(org):
+def test_indexing_enters_the_memory_under_each_distinct_term_of_content_subject_and_domain(org):
     memory = MemoryFactory(
         organisation=org,
         content="The team deploys on Thursdays and never deploys on Fridays.",
@@ -103,7 +103,7 @@ def test_unindexing_twice_takes_the_memory_out_once(org):
     assert totals(org) == (1, 2)
 
 
-def test_reindexing_files_the_memory_anew(org):
+def test_reindexing_indexes_the_memory_anew(org):
     memory = MemoryFactory(organisation=org, content="Neovim with the Telescope plugin.")
     memory.content = "Emacs."
     memory.save(update_fields=["content"])
@@ -168,10 +168,10 @@ def test_numbers_order_like_the_ids():
     ]
     for ids in (generated, generated + odd):
         ordered = sorted(ids)
-        numbers = [number_of(memory_id) for memory_id in ordered]
+        numbers = [document_number(memory_id) for memory_id in ordered]
         assert numbers == sorted(numbers)
         assert all(0 <= number < 2**63 for number in numbers)
-    assert len({number_of(memory_id) for memory_id in generated}) == len(generated)
+    assert len({document_number(memory_id) for memory_id in generated}) == len(generated)
 
 
 def test_memories_whose_ids_share_a_number_are_each_given_their_own(org, other_org):
@@ -188,8 +188,8 @@ def test_memories_whose_ids_share_a_number_are_each_given_their_own(org, other_o
     elsewhere = MemoryFactory(organisation=other_org, id=shared + "e" * 10, content="Kotlin.")
     mine = [first, again, *both]
     numbers = [Document.objects.get(memory_id=memory.id).number for memory in mine]
-    assert numbers[0] == number_of(first.id) and len(set(numbers)) == 4
-    assert Document.objects.get(memory_id=elsewhere.id).number == number_of(first.id)
+    assert numbers[0] == document_number(first.id) and len(set(numbers)) == 4
+    assert Document.objects.get(memory_id=elsewhere.id).number == document_number(first.id)
     assert all(postings(memory)["kotlin"] == (1, 2) for memory in mine)
     hits = recall(org=org, query="kotlin", limit=8)
     assert sorted(hit.id for hit in hits) == sorted(memory.id for memory in mine)

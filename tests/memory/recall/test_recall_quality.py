@@ -22,7 +22,7 @@ def read_jsonl(name: str) -> list[dict]:
 
 @pytest.fixture
 def corpus(org) -> dict[str, str]:
-    """Hold every memory of the corpus in ``org``; map each file id to its memory's id."""
+    """Hold every memory of the corpus in ``org``; map each corpus id to its memory's id."""
     return {
         item["id"]: MemoryFactory(
             organisation=org,

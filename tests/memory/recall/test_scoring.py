@@ -13,7 +13,7 @@ import pytest
 from memory_service.memories.lookup import memories_recall as recall
 from memory_service.memories.models import Memory
 from memory_service.recall import scoring, search, text
-from memory_service.recall.numbers import pack
+from memory_service.recall.block_encoding import pack
 from memory_service.recall.text import query_words
 from tests.memory.factories import MemoryFactory
 
@@ -52,7 +52,7 @@ def ranked(org, query: str, limit: int) -> list[tuple[str, float]]:
 
 
 def unpruned(model, blocks, limit):
-    # With a limit above the memory count there is never a floor: every posting is scored.
+    # With a limit above the memory count there is never a threshold: every posting is scored.
     return scoring.rank(model, blocks, 10**9)[:limit]
 
 
@@ -84,7 +84,7 @@ def test_scores_and_order_are_bm25_computed_from_the_memories_words(org, corpus,
 
     def score(counts: Counter) -> int:
         length = sum(counts.values())
-        return sum(model.share_of(term, counts[term], length) for term in terms & set(counts))
+        return sum(model.impact(term, counts[term], length) for term in terms & set(counts))
 
     def textbook(counts: Counter) -> float:
         average, length = total / len(memories), sum(counts.values())
@@ -121,9 +121,9 @@ def test_recall_reads_past_the_shortest_memories_only_as_far_as_they_can_rank(or
     lengths = []
     original = scoring._score_length
 
-    def spy(model, held, length, floor):
+    def spy(model, term_blocks, length, threshold):
         lengths.append(length)
-        return original(model, held, length, floor)
+        return original(model, term_blocks, length, threshold)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scoring, "_score_length", spy)
@@ -134,7 +134,8 @@ def test_recall_reads_past_the_shortest_memories_only_as_far_as_they_can_rank(or
 @pytest.mark.parametrize("seed", range(40))
 def test_ranking_made_up_blocks_equals_sorting_every_memory(seed):
     """Few weights and lengths, and at times no length normalisation at all, so that scores tie
-    within and across lengths, the floor meets the bound, and the weak terms are looked up."""
+    within and across lengths, the threshold meets the upper bound, and the non-essential terms
+    are looked up."""
     rng = random.Random(seed)
     query = rng.choice(["a", "ab", "abc", "abcd"])
     model = scoring.Bm25(
@@ -153,7 +154,7 @@ def test_ranking_made_up_blocks_equals_sorting_every_memory(seed):
     blocks = [scoring.Block(*key, pack(numbers)) for key, numbers in grouped.items()]
     rng.shuffle(blocks)
     scores = {
-        number: sum(model.share_of(term, tf, length) for term, tf in terms.items())
+        number: sum(model.impact(term, tf, length) for term, tf in terms.items())
         for number, (length, terms) in held.items()
     }
     expected = sorted(scores.items(), key=lambda item: (-item[1], item[0]))

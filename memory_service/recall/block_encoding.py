@@ -1,10 +1,12 @@
-"""Memory numbers: 63-bit integers that order like memory ids, and blocks of them as bytes.
+"""How posting blocks are encoded: document numbers, the chunk a number falls in, and bytes.
 
-Recall keys its scores by number and breaks ties by number, so numbers must order as the ids
-do. The first ten characters of a random id (about 60 bits) make a number that does; two
-memories of one organisation whose ids share those (about one chance in 10^8 at 100,000
-memories) cannot share a number, so the later one filed takes the next free number above, and
-between those two alone a tie is broken by filing order.
+A posting is a document number: a 63-bit integer that orders like the memory id it stands for,
+so that recall keys its scores by number and breaks ties by number alone. The first ten
+characters of a random id (about 60 bits) make a number that does; two memories of one
+organisation whose ids share those (about one chance in 10^8 at 100,000 memories) cannot share a
+number, so the one indexed later takes the next free number above, and between those two alone a
+tie is broken by indexing order. A block holds its postings as signed 64-bit little-endian
+integers, in no particular order.
 """
 
 from __future__ import annotations
@@ -21,15 +23,15 @@ _BASE = len(_ALPHABET) + 1
 _DIGITS = 10
 _RANGE = _BASE**_DIGITS  # below 2**63
 _ID_PREFIX = "mem_"
-# Bytes per number in a block.
-NUMBER_SIZE = 8
+# Bytes per posting in a block.
+POSTING_SIZE = 8
 # Blocks per (term, length, tf): enough that inserting a memory rewrites only a few kilobytes
 # of each common term's block at 100,000 memories, few enough that recall reads few rows.
 CHUNKS = 16
 
 
-def number_of(memory_id: str) -> int:
-    """Return the number of ``memory_id``: a larger id never gets a smaller number."""
+def document_number(memory_id: str) -> int:
+    """Return the document number of ``memory_id``: a larger id never gets a smaller number."""
     if not memory_id.startswith(_ID_PREFIX):  # not an id this service made; still in order
         return 0 if memory_id < _ID_PREFIX else _RANGE - 1
     tail = memory_id.removeprefix(_ID_PREFIX)
@@ -57,7 +59,7 @@ def chunk_of(number: int) -> int:
 
 
 def pack(numbers: list[int]) -> bytes:
-    """Return ``numbers`` as the bytes a block stores."""
+    """Return the postings ``numbers`` as the bytes a block stores."""
     packed = array("q", numbers)
     if sys.byteorder == "big":
         packed.byteswap()
@@ -65,7 +67,7 @@ def pack(numbers: list[int]) -> bytes:
 
 
 def unpack(data: bytes) -> array:
-    """Return the numbers a block's bytes hold."""
+    """Return the postings (document numbers) a block's bytes hold."""
     numbers = array("q")
     numbers.frombytes(data)
     if sys.byteorder == "big":
