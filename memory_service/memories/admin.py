@@ -15,7 +15,7 @@ from memory_service.extraction.secrets import contains_secret
 from memory_service.extraction.subjects import subject_of
 from memory_service.memories.models import ARCHIVE, CORE, Memory, Turn
 from memory_service.memories.normalise import fingerprint
-from memory_service.memories.services import memory_forget
+from memory_service.memories.services.memories import memory_forget
 from memory_service.recall.index import index_entries, reindex
 
 

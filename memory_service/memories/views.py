@@ -11,8 +11,6 @@ from memory_service import clock, errors
 from memory_service.accounts.authentication import caller_organisation
 from memory_service.accounts.scopes import MEMORIES_READ, MEMORIES_WRITE
 from memory_service.extraction.candidates import KINDS
-from memory_service.memories import services
-from memory_service.memories.learning import Statement, memories_store, turn_learn
 from memory_service.memories.listing import memories_page, tier_counts
 from memory_service.memories.lookup import memories_recall
 from memory_service.memories.models import (
@@ -36,6 +34,13 @@ from memory_service.memories.serializers import (
     TurnSerializer,
     filing_body,
 )
+from memory_service.memories.services.memories import (
+    Statement,
+    memories_store,
+    memory_forget,
+    memory_move,
+)
+from memory_service.memories.services.turns import turn_learn
 from memory_service.openapi import PAGE_QUERY, operation, text
 from shared.openapi import BOOLEAN, NULLABLE_STRING, array, one_of, query, record, ref
 
@@ -172,7 +177,7 @@ class MemoryViewSet(viewsets.ViewSet):
     def partial_update(self, request: Request, pk: str) -> Response:
         body = MemoryMoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        memory = services.memory_move(
+        memory = memory_move(
             org=caller_organisation(request),
             memory_id=pk,
             tier=body.validated_data["tier"],
@@ -187,7 +192,7 @@ class MemoryViewSet(viewsets.ViewSet):
         detail=True,
     )
     def destroy(self, request: Request, pk: str) -> Response:
-        memory = services.memory_forget(org=caller_organisation(request), memory_id=pk)
+        memory = memory_forget(org=caller_organisation(request), memory_id=pk)
         return Response(MemorySerializer(memory).data)
 
 

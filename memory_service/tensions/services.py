@@ -22,7 +22,8 @@ from memory_service.extraction.candidates import LESSON, Candidate
 from memory_service.extraction.secrets import contains_secret, redact
 from memory_service.memories.models import ARCHIVE, MAX_CONTENT_LENGTH, TENSION, Memory
 from memory_service.memories.retry import retry_on_conflict
-from memory_service.memories.services import Filing, Origin, memories_file, memory_move
+from memory_service.memories.services.batch import Filing, Origin, memories_file
+from memory_service.memories.services.memories import memory_move
 from memory_service.tensions.models import BOTH, MAX_DESCRIPTION_LENGTH, RESOLVED, Tension
 
 

@@ -1,4 +1,4 @@
-"""Writes to memories: filing statements (stored, merged or contradicting), moves, forgetting.
+"""Filing a batch of statements against what is held: stored, merged or contradicting.
 
 Every function here runs inside the caller's transaction. Filing is set-based, so a batch of a
 hundred statements costs a handful of statements rather than a few hundred: it reads what the
@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
-from memory_service import errors
 from memory_service.accounts.models import Organisation
 from memory_service.extraction.candidates import Candidate, Rejection
 from memory_service.memories.models import ARCHIVE, CORE, TURN, WORKING, Memory
@@ -37,7 +36,7 @@ from memory_service.memories.reconcile import (
     related_memory,
 )
 from memory_service.memories.retry import Conflict
-from memory_service.recall.index import index_entries, unindex
+from memory_service.recall.index import index_entries
 from memory_service.tensions.models import Tension
 
 # A working memory stated in this many separate turns is promoted to core.
@@ -308,31 +307,3 @@ def _tension(org: Organisation, *, older: Memory, newer: Memory, now: datetime) 
         description=f"On {newer.subject}: “{newer.content}” contradicts “{older.content}”.",
         created_at=now,
     )
-
-
-@transaction.atomic
-def memory_move(*, org: Organisation, memory_id: str, tier: str, now: datetime) -> Memory:
-    """Move one of ``org``'s memories to ``tier``."""
-    memory = _locked(org, memory_id)
-    if memory.tier != tier:
-        memory.tier = tier
-        memory.updated_at = now
-        memory.save(update_fields=["tier", "updated_at"])
-    return memory
-
-
-@transaction.atomic
-def memory_forget(*, org: Organisation, memory_id: str) -> Memory:
-    """Delete one of ``org``'s memories, its index entries and the tensions it is part of."""
-    memory = _locked(org, memory_id)
-    unindex(org_id=org.pk, memory_id=memory.id)
-    memory.delete()
-    memory.id = memory_id  # delete() clears the primary key; the answer still names it
-    return memory
-
-
-def _locked(org: Organisation, memory_id: str) -> Memory:
-    memory = Memory.objects.select_for_update().for_org(org).filter(pk=memory_id).first()
-    if memory is None:
-        raise errors.NotFound(resource="memory", id=memory_id)
-    return memory

@@ -1,0 +1,83 @@
+"""Writes to memories one request asks for: storing statements outright, moving, forgetting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from memory_service import errors
+from memory_service.accounts.models import Organisation
+from memory_service.extraction.candidates import SECRET, Candidate, Rejection
+from memory_service.extraction.secrets import contains_secret, redact
+from memory_service.extraction.subjects import subject_of
+from memory_service.memories.models import DIRECT, Memory
+from memory_service.memories.retry import retry_on_conflict
+from memory_service.memories.services.batch import Filing, Origin, memories_file
+from memory_service.recall.index import unindex
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of a direct store, as the caller sent it."""
+
+    content: str
+    kind: str | None = None
+    tier: str | None = None
+    domain: str = ""
+
+
+def memories_store(
+    *, org: Organisation, statements: list[Statement], session_id: str = "", now: datetime
+) -> Filing:
+    """Store statements outright (restatements fold into held memories); secrets are refused."""
+    rejected: list[Rejection] = []
+    items: list[tuple[Candidate, Origin]] = []
+    for statement in statements:
+        if contains_secret(statement.content):
+            rejected.append(Rejection(redact(statement.content), SECRET))
+            continue
+        subject = subject_of(statement.content)
+        candidate = Candidate(statement.content, statement.kind or "fact", subject)
+        origin = Origin(
+            source=DIRECT, session_id=session_id, domain=statement.domain, tier=statement.tier
+        )
+        items.append((candidate, origin))
+
+    @retry_on_conflict
+    def write() -> Filing:
+        filing = Filing(rejected=list(rejected))
+        with transaction.atomic():
+            memories_file(org=org, items=items, filing=filing, now=now)
+        return filing
+
+    return write()
+
+
+@transaction.atomic
+def memory_move(*, org: Organisation, memory_id: str, tier: str, now: datetime) -> Memory:
+    """Move one of ``org``'s memories to ``tier``."""
+    memory = _locked(org, memory_id)
+    if memory.tier != tier:
+        memory.tier = tier
+        memory.updated_at = now
+        memory.save(update_fields=["tier", "updated_at"])
+    return memory
+
+
+@transaction.atomic
+def memory_forget(*, org: Organisation, memory_id: str) -> Memory:
+    """Delete one of ``org``'s memories, its index entries and the tensions it is part of."""
+    memory = _locked(org, memory_id)
+    unindex(org_id=org.pk, memory_id=memory.id)
+    memory.delete()
+    memory.id = memory_id  # delete() clears the primary key; the answer still names it
+    return memory
+
+
+def _locked(org: Organisation, memory_id: str) -> Memory:
+    memory = Memory.objects.select_for_update().for_org(org).filter(pk=memory_id).first()
+    if memory is None:
+        raise errors.NotFound(resource="memory", id=memory_id)
+    return memory
