@@ -15,7 +15,7 @@ from memory_service.extraction.subjects import subject_of
 from memory_service.memories.models import DIRECT, Memory
 from memory_service.memories.retry import retry_on_conflict
 from memory_service.memories.services.batch import Filing, Origin, memories_file
-from memory_service.recall.index import unindex
+from memory_service.recall.index import reindex, unindex
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class Statement:
     kind: str | None = None
     tier: str | None = None
     domain: str = ""
+    subject: str = ""  # the admin may name it; otherwise the rules read it from the content
 
 
 def memories_store(
@@ -38,7 +39,7 @@ def memories_store(
         if contains_secret(statement.content):
             rejected.append(Rejection(redact(statement.content), SECRET))
             continue
-        subject = subject_of(statement.content)
+        subject = statement.subject or subject_of(statement.content)
         candidate = Candidate(statement.content, statement.kind or "fact", subject)
         origin = Origin(
             source=DIRECT, session_id=session_id, domain=statement.domain, tier=statement.tier
@@ -73,6 +74,31 @@ def memory_forget(*, org: Organisation, memory_id: str) -> Memory:
     unindex(org_id=org.pk, memory_id=memory.id)
     memory.delete()
     memory.id = memory_id  # delete() clears the primary key; the answer still names it
+    return memory
+
+
+@transaction.atomic
+def memory_edit(
+    *,
+    org: Organisation,
+    memory_id: str,
+    kind: str,
+    tier: str,
+    subject: str,
+    domain: str,
+    now: datetime,
+) -> Memory:
+    """Change what the admin may change of one of ``org``'s memories; the tier as a move does."""
+    memory = memory_move(org=org, memory_id=memory_id, tier=tier, now=now)
+    new = {"kind": kind, "subject": subject, "domain": domain}
+    changed = [name for name, value in new.items() if getattr(memory, name) != value]
+    if changed:
+        for name in changed:
+            setattr(memory, name, new[name])
+        memory.updated_at = now
+        memory.save(update_fields=[*changed, "updated_at"])
+    if {"subject", "domain"} & set(changed):
+        reindex(memory.recall_entry())
     return memory
 
 
