@@ -74,8 +74,8 @@ class MemoryAdmin(admin.ModelAdmin):
                 domain=obj.domain,
                 subject=obj.subject,
             )
-            filing = memories_store(org=obj.organisation, statements=[statement], now=clock.now())
-            edited = filing.memories[0]
+            outcome = memories_store(org=obj.organisation, statements=[statement], now=clock.now())
+            edited = outcome.memories[0]
         # The admin logs and redirects to ``obj``: make it the memory stored or merged into.
         obj.pk = edited.pk
         obj.refresh_from_db()

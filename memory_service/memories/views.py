@@ -32,7 +32,7 @@ from memory_service.memories.serializers import (
     MemorySerializer,
     RecallRequestSerializer,
     TurnSerializer,
-    filing_body,
+    outcome_body,
 )
 from memory_service.memories.services.memories import (
     Statement,
@@ -62,7 +62,7 @@ class TurnView(APIView):
     required_scopes = {"post": MEMORIES_WRITE}
 
     @operation(
-        "Learn from a finished turn: what was filed, merged or rejected, and why",
+        "Learn from a finished turn: what was stored, merged or rejected, and why",
         response=ref("TurnResult"),
         body=record(
             {
@@ -77,14 +77,14 @@ class TurnView(APIView):
     def post(self, request: Request) -> Response:
         body = TurnSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        _, filing = turn_learn(
+        _, outcome = turn_learn(
             org=caller_organisation(request),
             user_message=body.validated_data["userMessage"],
             assistant_response=body.validated_data["assistantResponse"],
             session_id=body.validated_data.get("sessionId", ""),
             now=clock.now(),
         )
-        return Response(filing_body(filing))
+        return Response(outcome_body(outcome))
 
 
 class MemoryViewSet(viewsets.ViewSet):
@@ -123,13 +123,13 @@ class MemoryViewSet(viewsets.ViewSet):
     def create(self, request: Request) -> Response:
         body = MemoriesStoreSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        filing = memories_store(
+        outcome = memories_store(
             org=caller_organisation(request),
             statements=[Statement(**item) for item in body.validated_data["memories"]],
             session_id=body.validated_data.get("sessionId", ""),
             now=clock.now(),
         )
-        return Response(filing_body(filing))
+        return Response(outcome_body(outcome))
 
     @operation(
         "List held memories, newest first, with the counts by tier",

@@ -35,13 +35,16 @@ def turn_candidates(user_message: str, assistant_response: str) -> TurnCandidate
 
 
 def _model_extras(
-    user_message: str, assistant_response: str, held: list[Candidate], rejected: list[Rejection]
+    user_message: str,
+    assistant_response: str,
+    rules_found: list[Candidate],
+    rejected: list[Rejection],
 ) -> list[Candidate]:
     """Return the model's candidates that the rules did not already find, secrets rejected."""
     found = model_candidates(user_message, assistant_response)
     if not found:
         return []
-    known = {fingerprint(candidate.content) for candidate in held}
+    known = {fingerprint(candidate.content) for candidate in rules_found}
     extras = []
     for candidate in found:
         if contains_secret(candidate.content):

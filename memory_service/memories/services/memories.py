@@ -14,7 +14,7 @@ from memory_service.extraction.secrets import contains_secret, redact
 from memory_service.extraction.subjects import subject_of
 from memory_service.memories.models import DIRECT, Memory
 from memory_service.memories.retry import retry_on_conflict
-from memory_service.memories.services.batch import Filing, Origin, memories_file
+from memory_service.memories.services.batch import Origin, StoreOutcome, candidates_store
 from memory_service.recall.index import reindex, unindex
 
 
@@ -31,7 +31,7 @@ class Statement:
 
 def memories_store(
     *, org: Organisation, statements: list[Statement], session_id: str = "", now: datetime
-) -> Filing:
+) -> StoreOutcome:
     """Store statements outright (restatements fold into held memories); secrets are refused."""
     rejected: list[Rejection] = []
     items: list[tuple[Candidate, Origin]] = []
@@ -47,11 +47,11 @@ def memories_store(
         items.append((candidate, origin))
 
     @retry_on_conflict
-    def write() -> Filing:
-        filing = Filing(rejected=list(rejected))
+    def write() -> StoreOutcome:
+        outcome = StoreOutcome(rejected=list(rejected))
         with transaction.atomic():
-            memories_file(org=org, items=items, filing=filing, now=now)
-        return filing
+            candidates_store(org=org, items=items, outcome=outcome, now=now)
+        return outcome
 
     return write()
 

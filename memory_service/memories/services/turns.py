@@ -10,7 +10,7 @@ from memory_service.accounts.models import Organisation
 from memory_service.extraction.secrets import redact
 from memory_service.memories.models import TURN, Turn
 from memory_service.memories.retry import retry_on_conflict
-from memory_service.memories.services.batch import Filing, Origin, memories_file
+from memory_service.memories.services.batch import Origin, StoreOutcome, candidates_store
 from memory_service.memories.what_to_learn import turn_candidates
 
 
@@ -21,14 +21,14 @@ def turn_learn(
     assistant_response: str,
     session_id: str = "",
     now: datetime,
-) -> tuple[Turn, Filing]:
-    """Extract candidates from a finished turn, file the durable ones, keep the transcript."""
+) -> tuple[Turn, StoreOutcome]:
+    """Extract candidates from a finished turn, store the durable ones, keep the transcript."""
     # Before the transaction: a slow provider must not hold the database's locks.
     learnt = turn_candidates(user_message, assistant_response)
 
     @retry_on_conflict
-    def write() -> tuple[Turn, Filing]:
-        result = Filing(rejected=list(learnt.rejected))
+    def write() -> tuple[Turn, StoreOutcome]:
+        result = StoreOutcome(rejected=list(learnt.rejected))
         with transaction.atomic():
             turn = Turn.objects.create(
                 organisation=org,
@@ -40,7 +40,7 @@ def turn_learn(
             )
             origin = Origin(source=TURN, session_id=session_id)
             items = [(candidate, origin) for candidate in learnt.candidates]
-            memories_file(org=org, items=items, filing=result, now=now)
+            candidates_store(org=org, items=items, outcome=result, now=now)
             turn.counts = result.counts()
             turn.save(update_fields=["counts"])
         return turn, result
