@@ -1,9 +1,12 @@
-"""The memory service's own environment values, read so that an unusable one never stops it.
+"""Every environment value the memory service reads, read so that an unusable one never stops it.
 
-``read_config`` is a pure function of the environment: every value that is present but unusable
-becomes one string in ``problems`` naming the variable, and its default is used instead. Health
-reports ``problems`` to anyone, so a problem names the variable and what it expects, never the
-value that was found (a URL can carry credentials, and MEMORY_MODEL_API_KEY is a secret).
+``read_config`` is a pure function of the environment and the only reader of it: ``settings``
+assigns from what it returns. Every one of the service's own values (``MEMORY_*``, ``DEBUG``) that
+is present but unusable becomes one string in ``problems`` naming the variable, and its default is
+used instead. Health reports ``problems`` to anyone, so a problem names the variable and what it
+expects, never the value that was found (a URL can carry credentials, and MEMORY_MODEL_API_KEY is
+a secret). The deployment's values (database, Redis, hosts, TLS) are read as the storage service
+reads them, without problems; a missing SECRET_KEY with DEBUG off refuses to start, as there.
 """
 
 from __future__ import annotations
@@ -11,15 +14,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEFAULT_URL_PREFIX = "api/"
 DEFAULT_MAX_TOTAL_TOKENS = 2000
 DEFAULT_MAX_INDEX_ITEMS = 60
 DEFAULT_DEFAULT_RECALL_LIMIT = 8
 DEFAULT_MODEL_TIMEOUT = 10.0  # seconds
+DEFAULT_ALLOWED_HOSTS = "127.0.0.1,localhost,[::1]"
+DEFAULT_REDIS_NAMESPACE = "memory"
+DEFAULT_LOG_LEVEL = "INFO"
 # Only with DEBUG on: a known key is fine on a laptop and useless to an attacker of one.
 DEVELOPMENT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
 
@@ -47,6 +56,22 @@ class Config:
     model_timeout: float
     session_keys: bool
     problems: tuple[str, ...]
+    # The deployment's values, read as the storage service reads them.
+    var_dir: Path
+    api_key_pepper: str = field(repr=False)
+    allowed_hosts: tuple[str, ...]
+    csrf_trusted_origins: tuple[str, ...]
+    database_url: str = field(repr=False)  # it can carry a password
+    database_prepared_statements: bool
+    redis_url: str = field(repr=False)
+    redis_namespace: str
+    static_root: str | None
+    log_level: str
+    secure_cookies: bool
+    secure_ssl_redirect: bool
+    secure_hsts_seconds: int
+    secure_hsts_include_subdomains: bool
+    secure_hsts_preload: bool
 
     @property
     def extractor(self) -> str:
@@ -68,6 +93,27 @@ class _Reader:
     def text(self, name: str) -> str:
         """Return the stripped value; an empty value counts as unset."""
         return self.environ.get(name, "").strip()
+
+    def verbatim(self, name: str, default: str = "") -> str:
+        """Return the value as set, empty included; ``default`` only when it is not set at all."""
+        return self.environ.get(name, default)
+
+    def flag(self, name: str, default: bool) -> bool:
+        """Return whether the value is a true word; empty means ``default``, anything else false."""
+        value = self.environ.get(name, "")
+        if not value:
+            return default
+        return value.strip().lower() in _TRUE
+
+    def comma_list(self, name: str, default: str) -> tuple[str, ...]:
+        """Return the value's comma-separated items, stripped, empty ones left out."""
+        items = self.verbatim(name, default).split(",")
+        return tuple(item.strip() for item in items if item.strip())
+
+    def whole_number_or_zero(self, name: str) -> int:
+        """Return the value as a whole number; anything else (check --deploy reports it) is 0."""
+        value = self.verbatim(name).strip()
+        return int(value) if value.isdigit() else 0
 
     def boolean(self, name: str, default: bool) -> bool:
         value = self.text(name).lower()
@@ -178,6 +224,8 @@ def read_config(environ: Mapping[str, str]) -> Config:
     )
     model_url, model_name = _model_settings(reader)
     session_keys = reader.boolean("MEMORY_SESSION_KEYS", True)
+    model_timeout = reader.positive_number("MEMORY_MODEL_TIMEOUT", DEFAULT_MODEL_TIMEOUT)
+    problems = tuple(reader.problems)  # the deployment's values below add none
     return Config(
         debug=debug,
         secret_key=secret_key,
@@ -188,7 +236,24 @@ def read_config(environ: Mapping[str, str]) -> Config:
         model_url=model_url,
         model_name=model_name,
         model_api_key=reader.text("MEMORY_MODEL_API_KEY"),
-        model_timeout=reader.positive_number("MEMORY_MODEL_TIMEOUT", DEFAULT_MODEL_TIMEOUT),
+        model_timeout=model_timeout,
         session_keys=session_keys,
-        problems=tuple(reader.problems),
+        problems=problems,
+        var_dir=Path(reader.verbatim("VAR_DIR", str(BASE_DIR / "var"))),
+        # Key hashes are keyed with this pepper; set it on its own to rotate SECRET_KEY without
+        # invalidating every API key.
+        api_key_pepper=reader.verbatim("API_KEY_PEPPER") or secret_key,
+        allowed_hosts=reader.comma_list("ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS),
+        csrf_trusted_origins=reader.comma_list("CSRF_TRUSTED_ORIGINS", ""),
+        database_url=reader.verbatim("DATABASE_URL"),
+        database_prepared_statements=reader.flag("DATABASE_PREPARED_STATEMENTS", True),
+        redis_url=reader.verbatim("REDIS_URL"),
+        redis_namespace=reader.verbatim("REDIS_NAMESPACE", DEFAULT_REDIS_NAMESPACE),
+        static_root=reader.verbatim("STATIC_ROOT") or None,
+        log_level=reader.verbatim("LOG_LEVEL", DEFAULT_LOG_LEVEL),
+        secure_cookies=reader.flag("SECURE_COOKIES", False),
+        secure_ssl_redirect=reader.flag("SECURE_SSL_REDIRECT", False),
+        secure_hsts_seconds=reader.whole_number_or_zero("SECURE_HSTS_SECONDS"),
+        secure_hsts_include_subdomains=reader.flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False),
+        secure_hsts_preload=reader.flag("SECURE_HSTS_PRELOAD", False),
     )

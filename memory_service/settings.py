@@ -1,7 +1,9 @@
-"""Settings for the memory service, read from the environment with laptop-friendly defaults.
+"""Settings for the memory service, with laptop-friendly defaults.
 
-Unlike the storage service, the memory service starts with unusable values: ``config.read_config``
-names each one in ``MEMORY_CONFIG_PROBLEMS`` (health reports them) and uses the default instead.
+Every environment value is read by ``config.read_config``; this module only assigns from it.
+Unlike the storage service, the memory service starts with unusable values of its own: each is
+named in ``MEMORY_CONFIG_PROBLEMS`` (health reports them) and the default is used instead. Like
+the storage service, it refuses to start without a SECRET_KEY when DEBUG is off.
 """
 
 from __future__ import annotations
@@ -12,39 +14,21 @@ from pathlib import Path
 
 import dj_database_url
 
-from memory_service.config import read_config
-
-BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in env(name, default).split(",") if item.strip()]
-
-
-VAR_DIR = Path(env("VAR_DIR", str(BASE_DIR / "var")))
+from memory_service.config import BASE_DIR, read_config
 
 # Lower case, so that Django does not keep it as a setting: it holds the secret key.
 _config = read_config(os.environ)
+
+VAR_DIR = _config.var_dir
 
 DEBUG = _config.debug
 SECRET_KEY = _config.secret_key
 # Key hashes are keyed with this pepper; set it on its own to rotate SECRET_KEY without
 # invalidating every API key.
-API_KEY_PEPPER = env("API_KEY_PEPPER") or SECRET_KEY
+API_KEY_PEPPER = _config.api_key_pepper
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+ALLOWED_HOSTS = list(_config.allowed_hosts)
+CSRF_TRUSTED_ORIGINS = list(_config.csrf_trusted_origins)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -96,7 +80,9 @@ TEMPLATES = [
 ]
 
 
-def database_config(url: str, sqlite_path: Path) -> dj_database_url.DBConfig:
+def _database_config(
+    url: str, sqlite_path: Path, *, prepared_statements: bool = True
+) -> dj_database_url.DBConfig:
     """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
     config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
     if config["ENGINE"] == "django.db.backends.sqlite3":
@@ -119,16 +105,22 @@ def database_config(url: str, sqlite_path: Path) -> dj_database_url.DBConfig:
                 # the few queries every request repeats. Off behind a pooler in transaction mode
                 # that cannot keep prepared statements (PgBouncer before 1.21).
                 "server_side_binding": True,
-                "prepare_threshold": 5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
+                "prepare_threshold": 5 if prepared_statements else None,
             }
         config["TEST"] = {"NAME": f"test_{config['NAME']}_memory"}
     return config
 
 
-DATABASES = {"default": database_config(env("DATABASE_URL"), VAR_DIR / "memory.sqlite3")}
+DATABASES = {
+    "default": _database_config(
+        _config.database_url,
+        VAR_DIR / "memory.sqlite3",
+        prepared_statements=_config.database_prepared_statements,
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env("REDIS_URL")
+REDIS_URL = _config.redis_url
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -140,7 +132,7 @@ if REDIS_URL:
 
 # Prefix of this service's own Redis keys (the key cache's token), so that instances sharing a
 # Redis with other deployments keep apart.
-REDIS_NAMESPACE = env("REDIS_NAMESPACE", "memory")
+REDIS_NAMESPACE = _config.redis_namespace
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -148,7 +140,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = env("STATIC_ROOT") or None  # only collectstatic needs it; WhiteNoise finds files
+STATIC_ROOT = _config.static_root  # only collectstatic needs it; WhiteNoise finds files
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -217,7 +209,7 @@ LOGGING = {
     # One JSON object a line, with the request id (shared/json_logs.py).
     "formatters": {"json": {"()": "shared.json_logs.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": _config.log_level},
     # The access log has every request with its status; Django's warning for each 4xx would say
     # it again, and cost a formatted line per refused request (a scan of unknown paths, a client
     # over its limit). Server errors are still logged, with their traceback.
@@ -228,13 +220,12 @@ LOGGING = {
 # plain http on 127.0.0.1. The proxy terminates TLS; gunicorn believes its X-Forwarded-Proto from
 # FORWARDED_ALLOW_IPS (deploy/*/gunicorn.conf.py), so Django sees the request as secure.
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+    SESSION_COOKIE_SECURE = _config.secure_cookies
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_SSL_REDIRECT = _config.secure_ssl_redirect
 # A load balancer's or the container's health check asks over plain http, from inside.
 SECURE_REDIRECT_EXEMPT = [r"^ready$"]
-_hsts = env("SECURE_HSTS_SECONDS").strip()
 # Anything but a whole number leaves HSTS off, which check --deploy reports (security.W004).
-SECURE_HSTS_SECONDS = int(_hsts) if _hsts.isdigit() else 0
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_HSTS_SECONDS = _config.secure_hsts_seconds
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _config.secure_hsts_include_subdomains
+SECURE_HSTS_PRELOAD = _config.secure_hsts_preload

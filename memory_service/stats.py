@@ -32,9 +32,9 @@ def organisation_stats(*, org: Organisation) -> dict[str, Any]:
     return {
         "memories": tier_counts(org),
         "tensions": tension_counts(org=org),
-        "weakDomains": DomainSerializer(weak_domains(org=org, most=WEAK_DOMAINS), many=True).data,
+        "weakDomains": DomainSerializer(weak_domains(org=org, limit=WEAK_DOMAINS), many=True).data,
         "activeTensions": TensionSerializer(
-            open_tensions(org=org, most=ACTIVE_TENSIONS), many=True
+            open_tensions(org=org, limit=ACTIVE_TENSIONS), many=True
         ).data,
         "turns": Turn.objects.for_org(org).filter(lookup=False).count(),
     }

@@ -59,7 +59,7 @@ BATCH = 50
 FIELDS = ("id", "content", "tier", "updated_at", "last_used_at")
 
 
-class Held(NamedTuple):
+class MemoryRow(NamedTuple):
     """A memory as the block reads it: tuples, since model instances cost more to make than
     the database takes to send them, on every build."""
 
@@ -70,8 +70,8 @@ class Held(NamedTuple):
     last_used_at: datetime | None
 
 
-def _read(memories: QuerySet[Memory]) -> list[Held]:
-    return [Held(*row) for row in memories.values_list(*FIELDS)]
+def _read(memories: QuerySet[Memory]) -> list[MemoryRow]:
+    return [MemoryRow(*row) for row in memories.values_list(*FIELDS)]
 
 
 @dataclass
@@ -81,8 +81,8 @@ class _Build:
     org: Organisation
     message: str
     transcript: str  # casefolded, whitespace as single spaces
-    ranked: list[tuple[Held, list[str]]] = field(default_factory=list)
-    shown: dict[str, Held] = field(default_factory=dict)
+    ranked: list[tuple[MemoryRow, list[str]]] = field(default_factory=list)
+    shown: dict[str, MemoryRow] = field(default_factory=dict)
     full: set[str] = field(default_factory=set)  # memories whose body is in the block
 
 
@@ -109,8 +109,8 @@ def context_build(
     return block
 
 
-def _lines(build: _Build, pinned: list[Held], max_index_items: int) -> Iterator[Line]:
-    for rail in guardrails(org=build.org, message=build.message, most=MAX_GUARDRAILS):
+def _lines(build: _Build, pinned: list[MemoryRow], max_index_items: int) -> Iterator[Line]:
+    for rail in guardrails(org=build.org, message=build.message, limit=MAX_GUARDRAILS):
         yield Line(f"Guardrail: {rail.line}", GUARDRAILS, rail.reason, domain=rail.domain)
     for memory in pinned:
         yield _body(build, memory, CORE, "pinned by forceFull")
@@ -124,26 +124,26 @@ def _lines(build: _Build, pinned: list[Held], max_index_items: int) -> Iterator[
         yield _body(build, memory, TRIGGERED, f'triggered by "{term.text}" ({term.kind})')
 
 
-def _body(build: _Build, memory: Held, section: str, reason: str) -> Line:
+def _body(build: _Build, memory: MemoryRow, section: str, reason: str) -> Line:
     build.shown[memory.id] = memory
     build.full.add(memory.id)
     prefix = "Memory" if section == CORE else "Recalled"
     return Line(f"{prefix}: {memory.content}", section, reason, memory_id=memory.id)
 
 
-def _pinned(org: Organisation, ids: list[str] | tuple[str, ...]) -> list[Held]:
+def _pinned(org: Organisation, ids: list[str] | tuple[str, ...]) -> list[MemoryRow]:
     """Return the pinned memories in the order given; an id ``org`` does not hold is refused."""
     if not ids:
         return []
-    held = {row.id: row for row in _read(Memory.objects.for_org(org).filter(id__in=set(ids)))}
+    by_id = {row.id: row for row in _read(Memory.objects.for_org(org).filter(id__in=set(ids)))}
     missing = [
         errors.issue(f"forceFull[{n}]", f"No memory {memory_id}.")
         for n, memory_id in enumerate(ids)
-        if memory_id not in held
+        if memory_id not in by_id
     ]
     if missing:
         raise errors.InvalidRequest(missing)
-    return [held[memory_id] for memory_id in dict.fromkeys(ids)]
+    return [by_id[memory_id] for memory_id in dict.fromkeys(ids)]
 
 
 def _session_transcript(org: Organisation, session_id: str) -> str:
@@ -154,7 +154,7 @@ def _session_transcript(org: Organisation, session_id: str) -> str:
     return "\n".join(f"{said}\n{answered}" for said, answered in recent)
 
 
-def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[Held, list[str]]]:
+def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[MemoryRow, list[str]]]:
     """Return the memories recall ranks best for ``message``, with the words they matched."""
     words = list(query_words(message).values())[:QUERY_WORDS]
     if not words:
@@ -165,7 +165,7 @@ def _ranked(org: Organisation, message: str, *, limit: int) -> list[tuple[Held, 
     return [(rows[m.memory_id], m.words) for m in matches if m.memory_id in rows]
 
 
-def _core(build: _Build) -> Iterator[tuple[Held, str]]:
+def _core(build: _Build) -> Iterator[tuple[MemoryRow, str]]:
     """Core memories: those the message matches first, then the most recently updated."""
     for memory, words in build.ranked:
         if memory.tier == CORE_TIER and memory.id not in build.full:
@@ -176,23 +176,23 @@ def _core(build: _Build) -> Iterator[tuple[Held, str]]:
             yield memory, "core memory"
 
 
-def _index(build: _Build, most: int) -> Iterator[tuple[Held, str]]:
-    """Up to ``most`` working memories: the best matches, then the most recently updated."""
+def _index(build: _Build, limit: int) -> Iterator[tuple[MemoryRow, str]]:
+    """Up to ``limit`` working memories: the best matches, then the most recently updated."""
     listed: set[str] = set()
     for memory, words in build.ranked:
-        if memory.tier == WORKING and memory.id not in build.full and len(listed) < most:
+        if memory.tier == WORKING and memory.id not in build.full and len(listed) < limit:
             listed.add(memory.id)
             yield memory, "matched: " + ", ".join(words)
-    if len(listed) == most:
+    if len(listed) == limit:
         return
     # One query: the index is short, and the newest working memories are an index scan away.
     working = Memory.objects.for_org(build.org).filter(tier=WORKING)
     recent = working.exclude(id__in=listed | build.full).order_by("-updated_at", "-id")
-    for memory in _read(recent[: most - len(listed)]):
+    for memory in _read(recent[: limit - len(listed)]):
         yield memory, "recently updated working memory"
 
 
-def _newest_first(memories: QuerySet[Memory]) -> Iterator[Held]:
+def _newest_first(memories: QuerySet[Memory]) -> Iterator[MemoryRow]:
     """Yield ``memories`` (a queryset) newest first, a batch at a time, only as far as read."""
     page = memories.order_by("-updated_at", "-id")
     while True:
@@ -205,7 +205,7 @@ def _newest_first(memories: QuerySet[Memory]) -> Iterator[Held]:
         page = memories.filter(after).order_by("-updated_at", "-id")
 
 
-def _triggered(build: _Build) -> Iterator[tuple[Held, Term]]:
+def _triggered(build: _Build) -> Iterator[tuple[MemoryRow, Term]]:
     """Working memories holding a concrete term of the message that the transcript lacks."""
     wanted = [
         (term, stems)
@@ -214,12 +214,12 @@ def _triggered(build: _Build) -> Iterator[tuple[Held, Term]]:
     ]
     if not wanted:
         return
-    held = holders(build.org, {s for _, stems in wanted for s in stems}, most=MAX_HOLDERS)
+    holding = holders(build.org, {s for _, stems in wanted for s in stems}, most=MAX_HOLDERS)
     # A term of several words needs only its rarer words to find its holders: "Felix Dubois"
     # stands in one memory even when "felix" stands in hundreds (the phrase is checked below).
     candidates = {
         term: set.intersection(*rare)
-        if (rare := [set(held[s]) for s in stems if s in held])
+        if (rare := [set(holding[s]) for s in stems if s in holding])
         else set()
         for term, stems in wanted
     }

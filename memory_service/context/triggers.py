@@ -43,7 +43,7 @@ class Term:
     kind: str
 
 
-def concrete_terms(message: str, *, most: int = MAX_TERMS) -> list[Term]:
+def concrete_terms(message: str, *, limit: int = MAX_TERMS) -> list[Term]:
     """Return the distinct concrete terms of ``message`` in the order it names them."""
     found: list[tuple[int, Term]] = []
     for match in _QUOTED.finditer(message):
@@ -58,7 +58,7 @@ def concrete_terms(message: str, *, most: int = MAX_TERMS) -> list[Term]:
         if key not in seen and len(term.text) <= MAX_TERM_LENGTH:
             seen.add(key)
             terms.append(term)
-            if len(terms) == most:
+            if len(terms) == limit:
                 break
     return terms
 

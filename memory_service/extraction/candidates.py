@@ -1,4 +1,4 @@
-"""What an extractor answers: candidates to file and rejections, each with its reason."""
+"""What an extractor answers: candidates to store and rejections, each with its reason."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ REASONS = (SMALL_TALK, TOO_VAGUE, TOO_LONG, QUESTION, HYPOTHETICAL, TRANSIENT, S
 
 @dataclass(frozen=True)
 class Candidate:
-    """A durable statement worth filing, in the user's own words."""
+    """A durable statement worth storing, in the user's own words."""
 
     content: str
     kind: str
@@ -35,7 +35,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Rejection:
-    """A candidate that is not filed, and why; ``content`` never holds a secret."""
+    """A candidate that is not stored, and why; ``content`` never holds a secret."""
 
     content: str
     reason: str
@@ -45,7 +45,7 @@ class Rejection:
 class Extraction:
     """The outcome of reading one user message.
 
-    ``lookup`` is true when the message asks a question: then nothing is filed and every candidate
+    ``lookup`` is true when the message asks a question: then nothing is stored and every candidate
     is under ``rejected`` with the reason ``question``.
     """
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory_service.extraction import chatter, questions
-from memory_service.extraction import lexicon as lx
+from memory_service.extraction import chatter, lexicon, questions
 from memory_service.extraction.candidates import (
     FACT,
     HYPOTHETICAL,
@@ -64,7 +63,7 @@ TASTE_SUBJECTS = frozenset(
 
 def _words(text: str) -> list[str]:
     """Return the lowercase words of ``text``."""
-    return lx.WORD.findall(text.lower().replace("\u2019", "'"))
+    return lexicon.WORD.findall(text.lower().replace("\u2019", "'"))
 
 
 def _only(words: list[str], vocabulary: frozenset[str]) -> bool:
@@ -75,37 +74,39 @@ def _only(words: list[str], vocabulary: frozenset[str]) -> bool:
 def _is_small_talk(text: str) -> bool:
     """Tell whether ``text`` is only a social formula, greeting, thanks or interjection."""
     words = _words(text)
-    if not words or _only(words, lx.SOCIAL_WORDS) or lx.SMALL_TALK_FORMULA.match(text):
+    if not words or _only(words, lexicon.SOCIAL_WORDS) or lexicon.SMALL_TALK_FORMULA.match(text):
         return True
     # "Anyway, enough about me": a formula after a filler is still one.
-    prefix = lx.DISCOURSE_PREFIX.match(text) or lx.OPENER.match(text)
-    if prefix and lx.SMALL_TALK_FORMULA.match(text[prefix.end() :]):
+    prefix = lexicon.DISCOURSE_PREFIX.match(text) or lexicon.OPENER.match(text)
+    if prefix and lexicon.SMALL_TALK_FORMULA.match(text[prefix.end() :]):
         return True
-    closer = lx.THANKS_CLOSER.search(text)
+    closer = lexicon.THANKS_CLOSER.search(text)
     return closer is not None and closer.start() > 0 and _is_chit_chat(text[: closer.start()])
 
 
 def _is_hypothetical(text: str) -> bool:
     """Tell whether ``text`` states a conditional or a possibility rather than a fact."""
-    if lx.HYPOTHETICAL_ANY.search(text) or (lx.CONDITIONAL.search(text) and lx.MODAL.search(text)):
+    if lexicon.HYPOTHETICAL_ANY.search(text) or (
+        lexicon.CONDITIONAL.search(text) and lexicon.MODAL.search(text)
+    ):
         return True
-    if not lx.HYPOTHETICAL_START.match(text):
+    if not lexicon.HYPOTHETICAL_START.match(text):
         return False
     # "If I ask for code, use Python" is a standing instruction with a condition, not a maybe.
-    main = lx.CONDITION_CLAUSE.sub("", text)
+    main = lexicon.CONDITION_CLAUSE.sub("", text)
     return main == text or not _is_imperative(main)
 
 
 def _is_chit_chat(rest: str) -> bool:
     """Tell whether what follows a greeting or interjection is a short remark, not a statement."""
     words = _words(rest)
-    if _only(words, lx.SOCIAL_WORDS) or lx.SMALL_TALK_FORMULA.match(rest):
+    if _only(words, lexicon.SOCIAL_WORDS) or lexicon.SMALL_TALK_FORMULA.match(rest):
         return True
     return (
         len(words) <= 4
-        and not any(w in lx.FIRST_PERSON or w.isdigit() for w in words)
-        and words[0] not in lx.IMPERATIVE_VERBS
-        and not lx.CORRECTION_PREFIX.match(rest)
+        and not any(w in lexicon.FIRST_PERSON or w.isdigit() for w in words)
+        and words[0] not in lexicon.IMPERATIVE_VERBS
+        and not lexicon.CORRECTION_PREFIX.match(rest)
     )
 
 
@@ -115,48 +116,50 @@ def _is_vague(text: str) -> bool:
     Either it has no content word at all, or it leans on a vague word ("stuff", "whatever", "this
     and that") with at most one content word beside it ("doing some stuff with models lately").
     """
-    if lx.VAGUE_ELSEWHERE.search(text):
+    if lexicon.VAGUE_ELSEWHERE.search(text):
         return True
     words = _words(text)
     content = [
-        w for w in words if w not in lx.EMPTY_WORDS and w.removesuffix("'s") not in lx.EMPTY_WORDS
+        w
+        for w in words
+        if w not in lexicon.EMPTY_WORDS and w.removesuffix("'s") not in lexicon.EMPTY_WORDS
     ]
     if not content:
         return True
     capitalised = [w for w in text.split()[1:] if w[:1].isupper() and not w.startswith("I'")]
     named = any(c.isdigit() for c in text) or any(w != "I" for w in capitalised)
-    return len(content) <= 2 and not named and bool(lx.VAGUE.search(text))
+    return len(content) <= 2 and not named and bool(lexicon.VAGUE.search(text))
 
 
 def _is_imperative(body: str) -> bool:
     """Tell whether ``body`` opens with a verb in the imperative ("Use ...", "Never use ...")."""
     words = _words(body)
-    if not words or words[0] not in lx.IMPERATIVE_VERBS:
+    if not words or words[0] not in lexicon.IMPERATIVE_VERBS:
         return False
-    return len(words) == 1 or words[1] not in lx.NOT_IMPERATIVE_AFTER
+    return len(words) == 1 or words[1] not in lexicon.NOT_IMPERATIVE_AFTER
 
 
 def _kind(content: str, subject: str | None) -> str:
     """Return the kind of a durable statement."""
-    body = lx.CORRECTION_PREFIX.sub("", content)
-    if lx.LESSON.search(body):
+    body = lexicon.CORRECTION_PREFIX.sub("", content)
+    if lexicon.LESSON.search(body):
         return LESSON
-    main = lx.CONDITION_CLAUSE.sub("", body)
-    if _is_imperative(main) or lx.INSTRUCTION.search(body):
+    main = lexicon.CONDITION_CLAUSE.sub("", body)
+    if _is_imperative(main) or lexicon.INSTRUCTION.search(body):
         return INSTRUCTION
-    if lx.PREFERENCE.search(body):
+    if lexicon.PREFERENCE.search(body):
         return PREFERENCE
-    if lx.PATTERN.search(body) and lx.FIRST_PERSON_START.match(body):
+    if lexicon.PATTERN.search(body) and lexicon.FIRST_PERSON_START.match(body):
         return PATTERN
-    if lx.CHOICE.search(body) or subject in TASTE_SUBJECTS:
+    if lexicon.CHOICE.search(body) or subject in TASTE_SUBJECTS:
         return PREFERENCE
     return FACT
 
 
 def _is_request_of_the_moment(content: str) -> bool:
     """Tell whether ``content`` asks for something now ("Draft the rota", "jot that down")."""
-    body = lx.CORRECTION_PREFIX.sub("", content)
-    if lx.STANDING.search(body):
+    body = lexicon.CORRECTION_PREFIX.sub("", content)
+    if lexicon.STANDING.search(body):
         return False
     if chatter.REQUEST_ABOUT_THIS.match(body) or chatter.REQUEST.match(body):
         return True
@@ -172,7 +175,7 @@ def _is_request_of_the_moment(content: str) -> bool:
         return True
     if not _is_imperative(body):
         return False
-    return bool(lx.DEICTIC.search(body) or lx.TASK_REQUEST.match(body))
+    return bool(lexicon.DEICTIC.search(body) or lexicon.TASK_REQUEST.match(body))
 
 
 def _is_of_the_moment(content: str) -> bool:
@@ -182,20 +185,20 @@ def _is_of_the_moment(content: str) -> bool:
     the bus every morning"), and neither is a cue inside a "when" or "if" clause ("my backup when
     I'm on leave").
     """
-    moment = lx.TRANSIENT.search(content)
-    if moment is None or lx.PATTERN.search(content) or lx.STANDING_RULE.search(content):
+    moment = lexicon.TRANSIENT.search(content)
+    if moment is None or lexicon.PATTERN.search(content) or lexicon.STANDING_RULE.search(content):
         return False
-    if lx.LESSON.search(content):
+    if lexicon.LESSON.search(content):
         return False  # "I learned the hard way that SMS codes don't arrive on a plane"
-    if lx.PREFERENCE.search(content) or lx.CHANGE.search(content):
+    if lexicon.PREFERENCE.search(content) or lexicon.CHANGE.search(content):
         return False
-    return not lx.SUBORDINATE.search(content[: moment.start()])
+    return not lexicon.SUBORDINATE.search(content[: moment.start()])
 
 
 def _is_reaction(content: str) -> bool:
     """Tell whether ``content`` reacts (laughter, a verdict, a saying) without stating anything."""
     if chatter.SAYING.match(content) or chatter.VERDICT.match(content):
-        return not lx.FIRST_PERSON_START.match(content)
+        return not lexicon.FIRST_PERSON_START.match(content)
     if not chatter.REACTION.search(content):
         return False
     # "lesson learned: NEVER buy resale tickets 😭", "i stream every new MV on loop lmao": the
@@ -207,9 +210,9 @@ def _stands(content: str) -> bool:
     """Tell whether ``content`` states something durable beside a reaction around it."""
     return bool(
         chatter.DURABLE_ANCHOR.search(content)
-        or lx.STANDING_RULE.search(content)
-        or lx.LESSON.search(content)
-        or lx.CHANGE.search(content)
+        or lexicon.STANDING_RULE.search(content)
+        or lexicon.LESSON.search(content)
+        or lexicon.CHANGE.search(content)
         or chatter.STATES.search(content)
     )
 
@@ -240,25 +243,25 @@ def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
         or chatter.BARE_OPENER.match(content)
         or chatter.APOLOGY.match(content)
     )
-    if lead_in and not lx.LESSON.match(content):
+    if lead_in and not lexicon.LESSON.match(content):
         # "Some context for future chats: I live in Austin": the lead-in frames, the rest states.
         out.rejected.append(Rejection(content[: lead_in.end()].rstrip(), SMALL_TALK))
         _read(text, (start + lead_in.end(), end), out, prose=prose)
         return
     # DISCOURSE_PREFIX is anchored: one match gives what every check below reads.
-    prefix = lx.DISCOURSE_PREFIX.match(content)
+    prefix = lexicon.DISCOURSE_PREFIX.match(content)
     body = content[prefix.end() :] if prefix else content
-    if lx.COUNTERFACTUAL.search(body) or (
+    if lexicon.COUNTERFACTUAL.search(body) or (
         _is_hypothetical(body)
         # "I would be grateful if you would always ...", "If I have learned anything, it is ..."
-        and not (lx.STANDING_RULE.search(content) or lx.LESSON.search(content))
+        and not (lexicon.STANDING_RULE.search(content) or lexicon.LESSON.search(content))
     ):
         out.rejected.append(Rejection(content, HYPOTHETICAL))
         return
     if _is_of_the_moment(content):
         out.rejected.append(Rejection(content, TRANSIENT))
         return
-    opener = lx.OPENER.match(content)
+    opener = lexicon.OPENER.match(content)
     if opener:
         rest = content[opener.end() :]
         if _is_chit_chat(rest) or _is_vague(rest):
@@ -271,16 +274,16 @@ def _read(text: str, span: Span, out: Extraction, *, prose: bool) -> None:
     if _is_reaction(body) or (_laughed_at(text, start) and not _stands(body)):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
-    if _is_vague(body) and not (lx.STANDING_RULE.search(body) and len(_words(body)) >= 3):
+    if _is_vague(body) and not (lexicon.STANDING_RULE.search(body) and len(_words(body)) >= 3):
         out.rejected.append(Rejection(content, TOO_VAGUE))
         return
     if _is_request_of_the_moment(content):
         out.rejected.append(Rejection(content, TRANSIENT))
         return
     # The checks read the body without any filler; the kept statement drops only the empty ones.
-    left_out = lx.LEFT_OUT_PREFIX.match(content)
+    left_out = lexicon.LEFT_OUT_PREFIX.match(content)
     kept = content[left_out.end() :] if left_out else content
-    content = lx.DISCOURSE_SUFFIX.sub("", kept) or kept
+    content = lexicon.DISCOURSE_SUFFIX.sub("", kept) or kept
     if chatter.is_anchorless(content, prose=prose):
         out.rejected.append(Rejection(content, SMALL_TALK))
         return
@@ -300,7 +303,7 @@ def _is_lookup(text: str, spans: list[Span], secrets: list[Span]) -> bool:
             return True
     return any(
         questions.INTERROGATIVE.search(text[start:end])
-        and not lx.CONDITION_CLAUSE.match(text[start:end])
+        and not lexicon.CONDITION_CLAUSE.match(text[start:end])
         and not questions.GREETING_QUESTION.match(text[start:end])
         for start, end in spans
     )

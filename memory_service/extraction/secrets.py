@@ -1,4 +1,4 @@
-"""Find credentials in text so that they are never filed, logged or echoed back."""
+"""Find credentials in text so that they are never stored, logged or echoed back."""
 
 from __future__ import annotations
 

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from memory_service import clock
 from memory_service.extraction.secrets import contains_secret
-from memory_service.extraction.subjects import subject_of
 from memory_service.memories.models import ARCHIVE, CORE, Memory, Turn
-from memory_service.memories.normalise import fingerprint
-from memory_service.memories.services import memory_forget
-from memory_service.recall.index import index_entries, reindex
+from memory_service.memories.services.memories import (
+    Statement,
+    memories_store,
+    memory_edit,
+    memory_forget,
+)
 
 
 class MemoryForm(forms.ModelForm):
@@ -29,16 +28,6 @@ class MemoryForm(forms.ModelForm):
         if contains_secret(content):
             raise forms.ValidationError("This looks like a secret; secrets are never stored.")
         return content
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        org, content = data.get("organisation"), data.get("content")
-        if self.instance._state.adding and org and content:
-            held = Memory.objects.for_org(org).filter(fingerprint=fingerprint(content)).first()
-            if held is not None:
-                raise forms.ValidationError(f"The organisation already holds this as {held.id}.")
-        return data
 
 
 @admin.register(Memory)
@@ -64,20 +53,33 @@ class MemoryAdmin(admin.ModelAdmin):
         fixed = ["organisation", "content"] if obj is not None else []
         return [*fixed, *self.readonly_fields]
 
-    @transaction.atomic
     def save_model(self, request: HttpRequest, obj: Memory, form: forms.Form, change: bool) -> None:
-        now = clock.now()
-        obj.updated_at = now
+        # Through the API's services, so that an addition merges or records its tension as a
+        # stored statement does.
         if change:
-            obj.save()
-            if {"subject", "domain"} & set(form.changed_data):
-                reindex(obj.recall_entry())
-            return
-        obj.fingerprint = fingerprint(obj.content)
-        obj.subject = obj.subject or (subject_of(obj.content) or "")
-        obj.created_at = now
-        obj.save()
-        index_entries([obj.recall_entry()])
+            edited = memory_edit(
+                org=obj.organisation,
+                memory_id=obj.id,
+                kind=obj.kind,
+                tier=obj.tier,
+                subject=obj.subject,
+                domain=obj.domain,
+                now=clock.now(),
+            )
+        else:
+            statement = Statement(
+                content=obj.content,
+                kind=obj.kind,
+                tier=obj.tier,
+                domain=obj.domain,
+                subject=obj.subject,
+            )
+            outcome = memories_store(org=obj.organisation, statements=[statement], now=clock.now())
+            edited = outcome.memories[0]
+        # The admin logs and redirects to ``obj``: make it the memory stored or merged into.
+        obj.pk = edited.pk
+        obj.refresh_from_db()
+        obj._state.adding = False
 
     def delete_model(self, request: HttpRequest, obj: Memory) -> None:
         memory_forget(org=obj.organisation, memory_id=obj.id)

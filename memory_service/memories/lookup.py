@@ -41,7 +41,7 @@ def memories_recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
     if not matches:
         return []  # nothing to read or to mark as used
     fields = ("id", "content", "kind", "tier", "last_used_at")
-    held = Memory.objects.for_org(org).only(*fields).in_bulk([m.memory_id for m in matches])
+    by_id = Memory.objects.for_org(org).only(*fields).in_bulk([m.memory_id for m in matches])
     hits = [
         Hit(
             id=memory.id,
@@ -52,9 +52,9 @@ def memories_recall(*, org: Organisation, query: str, limit: int) -> list[Hit]:
             reason="matched: " + ", ".join(match.words),
         )
         for match in matches
-        if (memory := held.get(match.memory_id)) is not None
+        if (memory := by_id.get(match.memory_id)) is not None
     ]
-    memories_touch(org=org, memories=held.values())
+    memories_touch(org=org, memories=by_id.values())
     return hits
 
 

@@ -108,9 +108,9 @@ def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
         return None
     named = [term for term in terms(content) if not _NUMBER.match(term)]
     weight: dict[str, float] = defaultdict(float)
-    for held in holders(org, named, most=MAX_REFERENT_DF).values():
-        for memory_id in held:
-            weight[memory_id] += 1 / len(held)
+    for holding in holders(org, named, most=MAX_REFERENT_DF).values():
+        for memory_id in holding:
+            weight[memory_id] += 1 / len(holding)
     if not weight:
         return None
     ranked = sorted(weight, key=lambda memory_id: (-weight[memory_id], memory_id))[:MAX_COMPARED]
@@ -118,23 +118,23 @@ def corrected_memory(*, org: Organisation, content: str) -> Memory | None:
     return next((live[memory_id] for memory_id in ranked if memory_id in live), None)
 
 
-def related_memory(*, held: list[Memory], content: str, subject: str) -> Relation | None:
-    """Return the memory ``content`` restates or contradicts among ``held``, or None.
+def related_memory(*, compared: list[Memory], content: str, subject: str) -> Relation | None:
+    """Return the memory ``content`` restates or contradicts among ``compared``, or None.
 
-    ``held`` is what the organisation holds on ``subject`` outside the archive, newest first
+    ``compared`` is what the organisation holds on ``subject`` outside the archive, newest first
     (``MAX_COMPARED`` of them at most); an empty list or no subject means a new subject.
     """
-    if not subject or not held:
+    if not subject or not compared:
         return None
     # The subject's own words ("live", "work", "editor") say nothing about agreement.
     noise = set(terms(subject))
     wanted = _value_terms(content, noise)
     if not wanted:
         return None  # nothing but framing words: no way to tell, so store it plainly
-    scored = [(len(wanted & _value_terms(m.content, noise)), m) for m in held]
+    scored = [(len(wanted & _value_terms(m.content, noise)), m) for m in compared]
     shared, best = max(scored, key=lambda item: item[0])
     if shared == len(wanted):
         return Relation(MERGE, best)  # it says nothing the held memory does not
     if (shared or _ADDITION.search(content)) and not reads_as_correction(content):
         return None  # it adds to what is held ("Biscuit is my dog, a beagle"): a memory of its own
-    return Relation(CONTRADICT, held[0])
+    return Relation(CONTRADICT, compared[0])

@@ -119,12 +119,12 @@ class TurnSerializer(StrictBody):
     sessionId = _session_id()
 
 
-def filing_body(filing: Any) -> dict[str, Any]:
-    """Render a filing as the turn result: ``counts``, ``rejected`` and the memories touched."""
+def outcome_body(outcome: Any) -> dict[str, Any]:
+    """Render an outcome as the turn result: ``counts``, ``rejected`` and the memories touched."""
     return {
-        "counts": filing.counts(),
-        "rejected": [{"content": item.content, "reason": item.reason} for item in filing.rejected],
-        "memories": MemorySerializer(filing.memories, many=True).data,
+        "counts": outcome.counts(),
+        "rejected": [{"content": item.content, "reason": item.reason} for item in outcome.rejected],
+        "memories": MemorySerializer(outcome.memories, many=True).data,
     }
 
 

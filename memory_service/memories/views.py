@@ -11,8 +11,6 @@ from memory_service import clock, errors
 from memory_service.accounts.authentication import caller_organisation
 from memory_service.accounts.scopes import MEMORIES_READ, MEMORIES_WRITE
 from memory_service.extraction.candidates import KINDS
-from memory_service.memories import services
-from memory_service.memories.learning import Statement, memories_store, turn_learn
 from memory_service.memories.listing import memories_page, tier_counts
 from memory_service.memories.lookup import memories_recall
 from memory_service.memories.models import (
@@ -34,8 +32,15 @@ from memory_service.memories.serializers import (
     MemorySerializer,
     RecallRequestSerializer,
     TurnSerializer,
-    filing_body,
+    outcome_body,
 )
+from memory_service.memories.services.memories import (
+    Statement,
+    memories_store,
+    memory_forget,
+    memory_move,
+)
+from memory_service.memories.services.turns import turn_learn
 from memory_service.openapi import PAGE_QUERY, operation, text
 from shared.openapi import BOOLEAN, NULLABLE_STRING, array, one_of, query, record, ref
 
@@ -57,7 +62,7 @@ class TurnView(APIView):
     required_scopes = {"post": MEMORIES_WRITE}
 
     @operation(
-        "Learn from a finished turn: what was filed, merged or rejected, and why",
+        "Learn from a finished turn: what was stored, merged or rejected, and why",
         response=ref("TurnResult"),
         body=record(
             {
@@ -72,14 +77,14 @@ class TurnView(APIView):
     def post(self, request: Request) -> Response:
         body = TurnSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        _, filing = turn_learn(
+        _, outcome = turn_learn(
             org=caller_organisation(request),
             user_message=body.validated_data["userMessage"],
             assistant_response=body.validated_data["assistantResponse"],
             session_id=body.validated_data.get("sessionId", ""),
             now=clock.now(),
         )
-        return Response(filing_body(filing))
+        return Response(outcome_body(outcome))
 
 
 class MemoryViewSet(viewsets.ViewSet):
@@ -118,13 +123,13 @@ class MemoryViewSet(viewsets.ViewSet):
     def create(self, request: Request) -> Response:
         body = MemoriesStoreSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        filing = memories_store(
+        outcome = memories_store(
             org=caller_organisation(request),
             statements=[Statement(**item) for item in body.validated_data["memories"]],
             session_id=body.validated_data.get("sessionId", ""),
             now=clock.now(),
         )
-        return Response(filing_body(filing))
+        return Response(outcome_body(outcome))
 
     @operation(
         "List held memories, newest first, with the counts by tier",
@@ -172,7 +177,7 @@ class MemoryViewSet(viewsets.ViewSet):
     def partial_update(self, request: Request, pk: str) -> Response:
         body = MemoryMoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        memory = services.memory_move(
+        memory = memory_move(
             org=caller_organisation(request),
             memory_id=pk,
             tier=body.validated_data["tier"],
@@ -187,7 +192,7 @@ class MemoryViewSet(viewsets.ViewSet):
         detail=True,
     )
     def destroy(self, request: Request, pk: str) -> Response:
-        memory = services.memory_forget(org=caller_organisation(request), memory_id=pk)
+        memory = memory_forget(org=caller_organisation(request), memory_id=pk)
         return Response(MemorySerializer(memory).data)
 
 

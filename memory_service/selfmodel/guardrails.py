@@ -41,13 +41,13 @@ class Guardrail:
     reason: str
 
 
-def guardrails(*, org: Organisation, message: str, most: int = 10) -> list[Guardrail]:
-    """Return at most ``most`` guardrails: weak domains weakest first, then named ones by key."""
-    if most <= 0:
+def guardrails(*, org: Organisation, message: str, limit: int = 10) -> list[Guardrail]:
+    """Return at most ``limit`` guardrails: weak domains weakest first, then named ones by key."""
+    if limit <= 0:
         return []
     words = sorted(set(terms(message)))
-    weak, named, notes = _domains(org.pk, words, most)
-    named = [d for d in named if set(d.terms.split()) <= set(words)][: most - len(weak)]
+    weak, named, notes = _domains(org.pk, words, limit)
+    named = [d for d in named if set(d.terms.split()) <= set(words)][: limit - len(weak)]
     threshold = float(WEAK_BELOW)
     rails = [
         Guardrail(
@@ -79,8 +79,8 @@ _COLUMNS = f"id, name, key, terms, successes, failures, {_SCORE_SQL} AS score"
 Notes = dict[int, list[tuple[str, str]]]
 
 
-def _domains(org_id: str, words: list[str], most: int) -> tuple[list[Domain], list[Domain], Notes]:
-    """Return ``org``'s weakest domains (at most ``most``), the non-weak ones with a note whose
+def _domains(org_id: str, words: list[str], limit: int) -> tuple[list[Domain], list[Domain], Notes]:
+    """Return ``org``'s weakest domains (at most ``limit``), the non-weak ones with a note whose
     anchor is among ``words`` (in key order), and the (kind, text) notes of both, most recently
     seen first: one statement."""
     table, notes_table = Domain._meta.db_table, Note._meta.db_table
@@ -88,7 +88,7 @@ def _domains(org_id: str, words: list[str], most: int) -> tuple[list[Domain], li
         f"SELECT w.*, 1 AS weak FROM (SELECT {_COLUMNS} FROM {table}"  # noqa: S608
         f" WHERE organisation_id = %s AND {_WEAK_SQL} ORDER BY score, key LIMIT %s) AS w"
     )
-    params: list[str | int] = [org_id, most]
+    params: list[str | int] = [org_id, limit]
     if words:
         picked += (
             f" UNION ALL SELECT c.*, 0 FROM (SELECT {_COLUMNS} FROM {table} d"  # noqa: S608

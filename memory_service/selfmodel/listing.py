@@ -44,9 +44,9 @@ def domains_page(
     return page[:limit], next_cursor
 
 
-def weak_domains(*, org: Organisation, most: int = 10) -> list[Domain]:
-    """Return up to ``most`` of ``org``'s weak domains, lowest reliability first, then by key."""
-    if most <= 0:
+def weak_domains(*, org: Organisation, limit: int = 10) -> list[Domain]:
+    """Return up to ``limit`` of ``org``'s weak domains, lowest reliability first, then by key."""
+    if limit <= 0:
         return []
     # With their notes: a caller showing them (stats, guardrails) then needs no query per domain.
-    return list(Domain.objects.for_org(org).weak().weakest_first().with_notes()[:most])
+    return list(Domain.objects.for_org(org).weak().weakest_first().with_notes()[:limit])

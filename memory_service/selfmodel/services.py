@@ -59,28 +59,28 @@ def outcome_record(
     @retry_on_conflict
     def write() -> Domain:
         with transaction.atomic():
-            held = _locked_domain(org=org, name=name, now=now)
-            Domain.objects.filter(pk=held.pk).update(**{counter: F(counter) + 1}, updated_at=now)
+            domain = _locked_domain(org=org, name=name, now=now)
+            Domain.objects.filter(pk=domain.pk).update(**{counter: F(counter) + 1}, updated_at=now)
             for kind, text in notes:
-                _note_add(domain=held, kind=kind, text=text, now=now)
+                _note_add(domain=domain, kind=kind, text=text, now=now)
             # Read under the lock: the answer shows this outcome, not a later one's.
-            return Domain.objects.with_notes().get(pk=held.pk)
+            return Domain.objects.with_notes().get(pk=domain.pk)
 
     return write()
 
 
-def _redacted(text: str, most: int) -> str:
-    """Return ``text`` with credentials redacted, cut to ``most`` characters."""
+def _redacted(text: str, max_length: int) -> str:
+    """Return ``text`` with credentials redacted, cut to ``max_length`` characters."""
     if contains_secret(text):
         text = redact(text)  # "[redacted]" may be longer than what it replaced
-    return text[:most].strip()
+    return text[:max_length].strip()
 
 
 def _locked_domain(*, org: Organisation, name: str, now: datetime) -> Domain:
     key = domain_key(name)
-    held = Domain.objects.select_for_update().for_org(org).filter(key=key).first()
-    if held is not None:
-        return held
+    existing = Domain.objects.select_for_update().for_org(org).filter(key=key).first()
+    if existing is not None:
+        return existing
     try:
         with transaction.atomic():  # a savepoint: a racing request's insert may win
             return Domain.objects.create(

@@ -42,6 +42,6 @@ def tension_counts(*, org: Organisation) -> dict[str, int]:
     return counts
 
 
-def open_tensions(*, org: Organisation, most: int = 10) -> list[Tension]:
-    """Return ``org``'s open tensions newest first, at most ``most``, both memories loaded."""
-    return list(Tension.objects.for_org(org).open().with_memories().newest_first()[:most])
+def open_tensions(*, org: Organisation, limit: int = 10) -> list[Tension]:
+    """Return ``org``'s open tensions newest first, at most ``limit``, both memories loaded."""
+    return list(Tension.objects.for_org(org).open().with_memories().newest_first()[:limit])

@@ -41,8 +41,8 @@ class Tension(models.Model):
     """``older`` and ``newer`` disagree; ``memoryIds`` on the wire is the pair, older first.
 
     Deleting either memory deletes the tension: a contradiction with a forgotten memory is moot.
-    A resolution keeps ``kept`` (a memory id or ``both``), the caller's ``note``, the lesson
-    memory it filed, and in ``resolution`` that lesson's text, which outlives the lesson memory.
+    A resolution keeps ``kept`` (a memory id or ``both``), the caller's ``note``, the memory its
+    lesson was stored as, and in ``resolution`` that lesson's text, which outlives that memory.
     """
 
     id = models.CharField(primary_key=True, max_length=32, default=new_tension_id, editable=False)

@@ -22,7 +22,8 @@ from memory_service.extraction.candidates import LESSON, Candidate
 from memory_service.extraction.secrets import contains_secret, redact
 from memory_service.memories.models import ARCHIVE, MAX_CONTENT_LENGTH, TENSION, Memory
 from memory_service.memories.retry import retry_on_conflict
-from memory_service.memories.services import Filing, Origin, memories_file, memory_move
+from memory_service.memories.services.batch import Origin, StoreOutcome, candidates_store
+from memory_service.memories.services.memories import memory_move
 from memory_service.tensions.models import BOTH, MAX_DESCRIPTION_LENGTH, RESOLVED, Tension
 
 
@@ -42,19 +43,19 @@ def tension_open(
     @retry_on_conflict
     def write() -> Tension:
         with transaction.atomic():
-            memories = _held_memories(org, memory_ids)
-            held = Tension.objects.for_org(org).open().between(*memory_ids).first()
-            if held is None:
+            memories = _locked_memories(org, memory_ids)
+            tension = Tension.objects.for_org(org).open().between(*memory_ids).first()
+            if tension is None:
                 # The pair is ordered by age whatever order the caller named it in.
                 older, newer = sorted(memories.values(), key=lambda m: (m.created_at, m.pk))
-                held = Tension.objects.create(
+                tension = Tension.objects.create(
                     organisation=org,
                     older=older,
                     newer=newer,
                     description=redact(description) if description else _described(older, newer),
                     created_at=now,
                 )
-            return Tension.objects.with_memories().get(pk=held.pk)
+            return Tension.objects.with_memories().get(pk=tension.pk)
 
     return write()
 
@@ -70,7 +71,7 @@ def tension_resolve(
     """Resolve one of ``org``'s open tensions, keeping one memory or ``both``.
 
     The losing memory moves to the archive; the ``note``, or a sentence saying which memory
-    holds, is filed as a lesson memory (a restated lesson merges into the one held).
+    holds, is stored as a lesson memory (a restated lesson merges into the one held).
     """
     if note is not None and contains_secret(note):
         message = "This looks like a credential; secrets are never stored."
@@ -99,7 +100,7 @@ def tension_resolve(
                 winner, loser = (older, newer) if keep == older.pk else (newer, older)
                 memory_move(org=org, memory_id=loser.pk, tier=ARCHIVE, now=now)
                 text = note or _one_holds(winner, loser)
-            tension.lesson = _lesson_file(org=org, text=text, pair=(older, newer), now=now)
+            tension.lesson = _lesson_store(org=org, text=text, pair=(older, newer), now=now)
             tension.status, tension.resolved_at = RESOLVED, now
             tension.kept, tension.note, tension.resolution = keep, note or "", text
             tension.save(
@@ -110,7 +111,7 @@ def tension_resolve(
     return write()
 
 
-def _held_memories(org: Organisation, memory_ids: list[str]) -> dict[str, Memory]:
+def _locked_memories(org: Organisation, memory_ids: list[str]) -> dict[str, Memory]:
     """Lock the named memories of ``org``; an id it does not hold is an issue at its place."""
     memories = _locked(Memory.objects.for_org(org).filter(pk__in=memory_ids))
     missing = [
@@ -128,22 +129,22 @@ def _locked(memories: QuerySet[Memory]) -> dict[str, Memory]:
     return {memory.pk: memory for memory in memories.select_for_update().order_by("pk")}
 
 
-def _lesson_file(
+def _lesson_store(
     *, org: Organisation, text: str, pair: tuple[Memory, Memory], now: datetime
 ) -> Memory:
-    """File ``text`` as a lesson and return the memory it was stored as or merged into."""
+    """Store ``text`` as a lesson and return the memory it was stored as or merged into."""
     older, newer = pair
     origin = Origin(
         source=TENSION,
         domain=older.domain if older.domain == newer.domain else "",
         reconcile=False,
     )
-    # Without a subject, a lesson can only merge into the same words held, never into a fact on
+    # Without a subject, a lesson can only merge into the same words tension, never into a fact on
     # the subject it settles.
-    filing = memories_file(
-        org=org, items=[(Candidate(text, LESSON), origin)], filing=Filing(), now=now
+    outcome = candidates_store(
+        org=org, items=[(Candidate(text, LESSON), origin)], outcome=StoreOutcome(), now=now
     )
-    return filing.memories[0]
+    return outcome.memories[0]
 
 
 def _described(older: Memory, newer: Memory) -> str:
@@ -178,8 +179,8 @@ def _quoting(frame: tuple[str, ...], *parts: str, limit: int) -> str:
     return "".join(piece + quoted for piece, quoted in zip(frame, [*cut, ""], strict=True))
 
 
-def _cut(text: str, most: int) -> str:
+def _cut(text: str, max_length: int) -> str:
     text = text.strip().rstrip(".")  # the frame closes the quotation with its own full stop
-    if len(text) <= most:
+    if len(text) <= max_length:
         return text
-    return text[: max(most - 1, 0)].rstrip() + "…"
+    return text[: max(max_length - 1, 0)].rstrip() + "…"

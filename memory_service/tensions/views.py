@@ -69,7 +69,7 @@ class TensionViewSet(viewsets.ViewSet):
         return Response(TensionSerializer(tension).data)
 
     @operation(
-        "Resolve a tension: keep one memory (the other is archived) or both; a lesson is filed",
+        "Resolve a tension: keep one memory (the other is archived) or both; a lesson is stored",
         response=ref("Tension"),
         # keep: one of the two memories' ids, or "both".
         body=record(

@@ -171,3 +171,39 @@ def test_a_missing_secret_key_with_debug_on_is_not_a_problem():
     assert config.debug is True
     assert config.secret_key
     assert config.problems == ()
+
+
+def test_the_deployments_values_default_as_on_a_laptop():
+    config = read_config(SECRET)
+    assert config.api_key_pepper == "configured"  # the secret key, unless set on its own
+    assert config.allowed_hosts == ("127.0.0.1", "localhost", "[::1]")
+    assert (config.database_url, config.redis_url, config.redis_namespace) == ("", "", "memory")
+    assert config.database_prepared_statements is True
+    assert (config.static_root, config.log_level) == (None, "INFO")
+    assert (config.secure_cookies, config.secure_ssl_redirect, config.secure_hsts_seconds) == (
+        False,
+        False,
+        0,
+    )
+
+
+def test_the_deployments_values_are_read_as_storage_reads_them_and_are_never_problems():
+    config = read_config(
+        {
+            **SECRET,
+            "API_KEY_PEPPER": "pepper",
+            "ALLOWED_HOSTS": " memory.example , ,[::1]",
+            "DATABASE_PREPARED_STATEMENTS": "off",
+            "SECURE_COOKIES": "sometimes",  # anything but a true word is off
+            "SECURE_SSL_REDIRECT": " On ",
+            "SECURE_HSTS_SECONDS": "a year",  # not a whole number: HSTS off
+            "REDIS_NAMESPACE": "",
+        }
+    )
+    assert config.api_key_pepper == "pepper"
+    assert config.allowed_hosts == ("memory.example", "[::1]")
+    assert config.database_prepared_statements is False
+    assert (config.secure_cookies, config.secure_ssl_redirect) == (False, True)
+    assert config.secure_hsts_seconds == 0
+    assert config.redis_namespace == ""
+    assert config.problems == ()

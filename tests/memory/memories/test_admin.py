@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 
 from memory_service.memories.models import Memory, Turn
 from memory_service.recall.models import Document, IndexStats, PostingBlock
+from memory_service.tensions.models import Tension
 from tests.memory.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +71,34 @@ def test_adding_a_memory_indexes_it_for_recall(staff_client, org, api):
     assert api.post("/api/v1/recall", {"query": "lisbon"}).json()["results"][0]["id"] == memory.id
 
 
+def _admin_add(staff_client, org, content, **fields):
+    return staff_client.post(
+        f"{CHANGELIST}add/",
+        {"organisation": org.pk, "content": content, "kind": "fact", "tier": "working",
+         "subject": "", "domain": "", **fields},
+    )  # fmt: skip
+
+
+def test_adding_a_memory_that_contradicts_a_held_one_records_the_tension_as_the_api_does(
+    staff_client, org, api
+):
+    api.post("/api/v1/memories", {"content": "I live in Lisbon."})
+    response = _admin_add(staff_client, org, "I live in Seattle now.")
+    assert response.status_code == 302
+    older, newer = Memory.objects.for_org(org).order_by("created_at", "content")
+    tension = Tension.objects.get(organisation=org)
+    assert (tension.older_id, tension.newer_id) == (older.id, newer.id)
+    assert "Seattle" in newer.content and newer.subject == older.subject
+
+
+def test_adding_a_memory_already_held_merges_into_it_as_the_api_does(staff_client, org, api):
+    held = api.post("/api/v1/memories", {"content": "I use zsh as my shell."}).json()
+    response = _admin_add(staff_client, org, "I use zsh as my shell.")
+    memory = Memory.objects.for_org(org).get()
+    assert response.status_code == 302
+    assert memory.id == held["memories"][0]["id"] and memory.times_seen == 2
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -115,3 +144,17 @@ def test_tensions_are_listed_with_their_status(staff_client, api):
     api.post("/api/v1/turns", {"userMessage": "I live in Seattle now.", "assistantResponse": "ok"})
     page = staff_client.get("/admin/tensions/tension/?status__exact=open").content.decode()
     assert "Seattle" in page and "Lisbon" in page
+
+
+def test_changing_a_memory_moves_it_and_reindexes_its_new_domain(staff_client, org, api):
+    memory = api.post("/api/v1/memories", {"content": "Clara runs the Lisbon office."}).json()
+    change = f"{CHANGELIST}{quote(memory['memories'][0]['id'])}/change/"
+    response = staff_client.post(
+        change, {"kind": "fact", "tier": "core", "subject": "", "domain": "lighthouse"}
+    )
+    assert response.status_code == 302
+    changed = Memory.objects.for_org(org).get()
+    assert (changed.tier, changed.domain) == ("core", "lighthouse")
+    assert (
+        api.post("/api/v1/recall", {"query": "lighthouse"}).json()["results"][0]["id"] == changed.id
+    )

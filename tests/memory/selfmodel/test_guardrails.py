@@ -112,15 +112,15 @@ def test_most_caps_the_guardrails_weak_ones_first(org):
     for name in ["alpha", "beta", "gamma"]:
         record(org, name, False)
     record(org, "deploys", True, strategy="run the checks first")
-    assert [r.domain for r in guardrails(org=org, message="deploys", most=2)] == ["alpha", "beta"]
-    assert [r.domain for r in guardrails(org=org, message="deploys", most=4)][-1] == "deploys"
-    assert guardrails(org=org, message="deploys", most=0) == []
+    assert [r.domain for r in guardrails(org=org, message="deploys", limit=2)] == ["alpha", "beta"]
+    assert [r.domain for r in guardrails(org=org, message="deploys", limit=4)][-1] == "deploys"
+    assert guardrails(org=org, message="deploys", limit=0) == []
 
 
 def test_most_caps_named_domains_too(org):
     for name in ["api deploys", "deploys", "staging deploys"]:
         record(org, name, True, strategy="check")
-    rails = guardrails(org=org, message="staging api deploys", most=2)
+    rails = guardrails(org=org, message="staging api deploys", limit=2)
     assert [r.domain for r in rails] == ["api deploys", "deploys"]
 
 
@@ -146,7 +146,7 @@ def test_guardrails_take_a_few_queries_whatever_the_number_of_domains(org):
     assert len(rails) == 10
     assert all(r.reason.startswith("weak domain") for r in rails)  # 100 weak ones fill the cap
     with CaptureQueriesContext(connection) as captured:
-        rails = guardrails(org=org, message="area 12 and area 13", most=150)
+        rails = guardrails(org=org, message="area 12 and area 13", limit=150)
     assert len(captured) <= 4
     assert len(rails) == 102  # 100 weak ones (n % 3 == 2), then "area 12" and "area 13" by key
 
@@ -158,8 +158,8 @@ def test_weak_domains_are_lowest_reliability_first_then_by_key(org):
     DomainFactory(organisation=org, name="ok", successes=1, failures=1)  # 0.65
     DomainFactory(organisation=org, name="new")  # no outcomes: 0.8
     assert [d.name for d in weak_domains(org=org)] == ["c", "a", "b"]
-    assert [d.name for d in weak_domains(org=org, most=2)] == ["c", "a"]
-    assert weak_domains(org=org, most=0) == []
+    assert [d.name for d in weak_domains(org=org, limit=2)] == ["c", "a"]
+    assert weak_domains(org=org, limit=0) == []
 
 
 def test_weak_domains_come_with_their_notes(org):

@@ -26,7 +26,7 @@ def test_open_tensions_are_the_newest_open_ones_with_their_memories_loaded(
     TensionFactory(organisation=org, status="resolved")
     TensionFactory(organisation=other_org)
     with django_assert_num_queries(1):
-        found = open_tensions(org=org, most=3)
+        found = open_tensions(org=org, limit=3)
         records = TensionSerializer(found, many=True).data
     assert [t.id for t in found] == [t.id for t in made[::-1][:3]]
     assert [r["memories"][0]["id"] for r in records] == [t.older_id for t in made[::-1][:3]]

@@ -1,6 +1,6 @@
-"""Writes to memories: filing statements (stored, merged or contradicting), moves, forgetting.
+"""Storing a batch of statements against what is held: new, merged or contradicting.
 
-Every function here runs inside the caller's transaction. Filing is set-based, so a batch of a
+Every function here runs inside the caller's transaction. Storing is set-based, so a batch of a
 hundred statements costs a handful of statements rather than a few hundred: it reads what the
 batch is compared with in two queries (the memories its fingerprints name, locked, and the newest
 held on each of its subjects), decides each statement in memory, in order, as if the ones before
@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
-from memory_service import errors
 from memory_service.accounts.models import Organisation
 from memory_service.extraction.candidates import Candidate, Rejection
 from memory_service.memories.models import ARCHIVE, CORE, TURN, WORKING, Memory
@@ -37,7 +36,7 @@ from memory_service.memories.reconcile import (
     related_memory,
 )
 from memory_service.memories.retry import Conflict
-from memory_service.recall.index import index_entries, unindex
+from memory_service.recall.index import index_entries
 from memory_service.tensions.models import Tension
 
 # A working memory stated in this many separate turns is promoted to core.
@@ -45,8 +44,8 @@ PROMOTE_AFTER_TURNS = 3
 
 
 @dataclass
-class Filing:
-    """What filing a batch of statements did: the counts of the turn result, and the memories."""
+class StoreOutcome:
+    """What storing a batch of statements did: the counts of the turn result, and the memories."""
 
     stored: int = 0
     merged: int = 0
@@ -78,55 +77,55 @@ class Origin:
     reconcile: bool = True
 
 
-def memories_file(
+def candidates_store(
     *,
     org: Organisation,
     items: list[tuple[Candidate, Origin]],
-    filing: Filing,
+    outcome: StoreOutcome,
     now: datetime,
-) -> Filing:
-    """File each candidate, from its origin, against what ``org`` holds; add to ``filing``."""
-    prints = [fingerprint(candidate.content) for candidate, _ in items]
+) -> StoreOutcome:
+    """Store each candidate, from its origin, against what ``org`` holds; add to ``outcome``."""
+    fingerprints = [fingerprint(candidate.content) for candidate, _ in items]
     # Rows are locked in fingerprint order, here and when the batch is written, so that
     # concurrent requests sharing statements queue behind each other instead of deadlocking.
-    held = {
+    by_fingerprint = {
         memory.fingerprint: memory
         for memory in Memory.objects.select_for_update()
-        .filter(organisation=org, fingerprint__in=set(prints))
+        .filter(organisation=org, fingerprint__in=set(fingerprints))
         .order_by("fingerprint")
     }
-    batch = _Batch(org=org, now=now, filing=filing, known=held.values())
+    batch = _Batch(org=org, now=now, outcome=outcome, known=by_fingerprint.values())
     batch.read_subjects(items)
-    filed: list[Memory] = []
+    results: list[Memory] = []
     seen: set[str] = set()
     for index, (candidate, origin) in enumerate(items):
-        memory = batch.file(
+        memory = batch.store(
             candidate,
-            held=held.get(prints[index]),
-            print_=prints[index],
+            identical=by_fingerprint.get(fingerprints[index]),
+            content_fingerprint=fingerprints[index],
             origin=origin,
             # A statement repeated within one turn is one turn's worth towards promotion.
-            new_turn=origin.source == TURN and prints[index] not in seen,
+            new_turn=origin.source == TURN and fingerprints[index] not in seen,
         )
-        held[memory.fingerprint] = memory
-        filed.append(memory)
-        seen.add(prints[index])
+        by_fingerprint[memory.fingerprint] = memory
+        results.append(memory)
+        seen.add(fingerprints[index])
     batch.write()
-    answered = {memory.pk for memory in filing.memories}
-    for memory in filed:
+    answered = {memory.pk for memory in outcome.memories}
+    for memory in results:
         if memory.pk not in answered:
             answered.add(memory.pk)
-            filing.memories.append(memory)
-    return filing
+            outcome.memories.append(memory)
+    return outcome
 
 
 class _Batch:
     """A batch of statements decided in memory and written together (see the module's doc)."""
 
     def __init__(
-        self, *, org: Organisation, now: datetime, filing: Filing, known: Iterable[Memory]
+        self, *, org: Organisation, now: datetime, outcome: StoreOutcome, known: Iterable[Memory]
     ) -> None:
-        self.org, self.now, self.filing = org, now, filing
+        self.org, self.now, self.outcome = org, now, outcome
         # One instance per memory, so that every statement of the batch sees the others' effect.
         self.known: dict[str, Memory] = {memory.pk: memory for memory in known}
         # Per subject, what is held there, newest first (what the batch touched at the front).
@@ -142,32 +141,33 @@ class _Batch:
         if not subjects:
             return
         # Statements moving a memory to the archive can push older ones into the newest few.
-        most = MAX_COMPARED + sum(origin.tier == ARCHIVE for _, origin in items)
-        for memory in Memory.objects.raw(*_newest_on(self.org, subjects, most)):
+        per_subject = MAX_COMPARED + sum(origin.tier == ARCHIVE for _, origin in items)
+        for memory in Memory.objects.raw(*_newest_on(self.org, subjects, per_subject)):
             memory = self.known.setdefault(memory.pk, memory)
             self.on_subject.setdefault(memory.subject, []).append(memory)
 
-    def held_on(self, subject: str) -> list[Memory]:
-        held = self.on_subject.get(subject, [])
-        return [memory for memory in held if memory.tier != ARCHIVE][:MAX_COMPARED]
+    def compared_on(self, subject: str) -> list[Memory]:
+        """Return what a statement on ``subject`` is compared with: the newest not archived."""
+        newest = self.on_subject.get(subject, [])
+        return [memory for memory in newest if memory.tier != ARCHIVE][:MAX_COMPARED]
 
-    def file(
+    def store(
         self,
         candidate: Candidate,
         *,
-        held: Memory | None,
-        print_: str,
+        identical: Memory | None,
+        content_fingerprint: str,
         origin: Origin,
         new_turn: bool,
     ) -> Memory:
-        """File one candidate; ``held`` is the memory of its fingerprint, if there is one."""
-        if held is not None:
-            return self.restate(held, origin=origin, new_turn=new_turn)
+        """Store one candidate; ``identical`` is the memory of its fingerprint, if there is one."""
+        if identical is not None:
+            return self.restate(identical, origin=origin, new_turn=new_turn)
         relation = None
         if origin.reconcile:
             subject = candidate.subject or ""
             relation = related_memory(
-                held=self.held_on(subject), content=candidate.content, subject=subject
+                compared=self.compared_on(subject), content=candidate.content, subject=subject
             )
         if relation is None and origin.reconcile and reads_as_correction(candidate.content):
             # No subject, or one nothing is held on: a correction still names what it corrects
@@ -185,7 +185,7 @@ class _Batch:
         memory = Memory(
             organisation=self.org,
             content=candidate.content,
-            fingerprint=print_,
+            fingerprint=content_fingerprint,
             kind=candidate.kind,
             tier=origin.tier or WORKING,
             subject=candidate.subject or "",
@@ -198,32 +198,32 @@ class _Batch:
         )
         self.new[memory.pk] = self.known[memory.pk] = memory
         self._touched(memory)
-        self.filing.stored += 1
+        self.outcome.stored += 1
         if relation is not None and relation.action == CONTRADICT:
             self.tensions.append(
                 _tension(self.org, older=relation.memory, newer=memory, now=self.now)
             )
-            self.filing.tensions += 1
+            self.outcome.tensions += 1
         return memory
 
     def restate(self, memory: Memory, *, origin: Origin, new_turn: bool) -> Memory:
         """Count a restatement of ``memory``: now if the batch stores it, else once it is locked."""
         promoted = _restate(memory, tier=origin.tier, new_turn=new_turn, now=self.now)
         if memory.pk in self.new:
-            self.filing.promoted += promoted
+            self.outcome.promoted += promoted
         else:
             self.restated.setdefault(memory.pk, []).append((origin.tier, new_turn))
-        self.filing.merged += 1
+        self.outcome.merged += 1
         self._touched(memory)
         return memory
 
     def _touched(self, memory: Memory) -> None:
         """Put ``memory`` first on its subject: the batch just stored or restated it."""
         if memory.subject in self.on_subject:
-            held = self.on_subject[memory.subject]
-            if memory in held:
-                held.remove(memory)
-            held.insert(0, memory)
+            newest = self.on_subject[memory.subject]
+            if memory in newest:
+                newest.remove(memory)
+            newest.insert(0, memory)
         elif memory.subject:
             self.on_subject[memory.subject] = [memory]
 
@@ -259,7 +259,9 @@ class _Batch:
                 row.turns_seen,
             )
             for tier, new_turn in self.restated[row.pk]:
-                self.filing.promoted += _restate(memory, tier=tier, new_turn=new_turn, now=self.now)
+                self.outcome.promoted += _restate(
+                    memory, tier=tier, new_turn=new_turn, now=self.now
+                )
             changes[(memory.tier, memory.times_seen, memory.turns_seen)].append(memory.pk)
         for (tier, times_seen, turns_seen), ids in changes.items():
             Memory.objects.filter(pk__in=ids).update(
@@ -267,8 +269,8 @@ class _Batch:
             )
 
 
-def _newest_on(org: Organisation, subjects: list[str], most: int) -> tuple[str, list]:
-    """SQL for the ``most`` newest memories outside the archive on each of ``subjects``.
+def _newest_on(org: Organisation, subjects: list[str], per_subject: int) -> tuple[str, list]:
+    """SQL for the ``per_subject`` newest memories outside the archive on each of ``subjects``.
 
     One limited read per subject, each a short walk down ``memory_org_subject_recent``: a window
     over all of a subject's memories would read them all, and a common subject holds thousands.
@@ -280,10 +282,10 @@ def _newest_on(org: Organisation, subjects: list[str], most: int) -> tuple[str, 
     )
     ids = " UNION ALL ".join([newest] * len(subjects))
     sql = (
-        f"SELECT {table}.* FROM {table} JOIN ({ids}) AS held ON held.id = {table}.id"  # noqa: S608
+        f"SELECT {table}.* FROM {table} JOIN ({ids}) AS picked ON picked.id = {table}.id"  # noqa: S608
         f" ORDER BY {table}.subject, {table}.updated_at DESC, {table}.id DESC"
     )
-    return sql, [value for subject in subjects for value in (org.pk, subject, ARCHIVE, most)]
+    return sql, [value for subject in subjects for value in (org.pk, subject, ARCHIVE, per_subject)]
 
 
 def _restate(memory: Memory, *, tier: str | None, new_turn: bool, now: datetime) -> bool:
@@ -308,31 +310,3 @@ def _tension(org: Organisation, *, older: Memory, newer: Memory, now: datetime) 
         description=f"On {newer.subject}: “{newer.content}” contradicts “{older.content}”.",
         created_at=now,
     )
-
-
-@transaction.atomic
-def memory_move(*, org: Organisation, memory_id: str, tier: str, now: datetime) -> Memory:
-    """Move one of ``org``'s memories to ``tier``."""
-    memory = _locked(org, memory_id)
-    if memory.tier != tier:
-        memory.tier = tier
-        memory.updated_at = now
-        memory.save(update_fields=["tier", "updated_at"])
-    return memory
-
-
-@transaction.atomic
-def memory_forget(*, org: Organisation, memory_id: str) -> Memory:
-    """Delete one of ``org``'s memories, its index entries and the tensions it is part of."""
-    memory = _locked(org, memory_id)
-    unindex(org_id=org.pk, memory_id=memory.id)
-    memory.delete()
-    memory.id = memory_id  # delete() clears the primary key; the answer still names it
-    return memory
-
-
-def _locked(org: Organisation, memory_id: str) -> Memory:
-    memory = Memory.objects.select_for_update().for_org(org).filter(pk=memory_id).first()
-    if memory is None:
-        raise errors.NotFound(resource="memory", id=memory_id)
-    return memory
