@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-
-import dj_database_url
 
 from memory_service.config import BASE_DIR, read_config
+from shared.databases import database_config
 
 # Lower case, so that Django does not keep it as a setting: it holds the secret key.
 _config = read_config(os.environ)
@@ -80,41 +78,11 @@ TEMPLATES = [
 ]
 
 
-def _database_config(
-    url: str, sqlite_path: Path, *, prepared_statements: bool = True
-) -> dj_database_url.DBConfig:
-    """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
-    config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
-    if config["ENGINE"] == "django.db.backends.sqlite3":
-        Path(config["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-        config["CONN_MAX_AGE"] = 0
-        config["OPTIONS"] = {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-        config["TEST"] = {"NAME": str(sqlite_path.with_name(f"test_{sqlite_path.name}"))}
-    else:
-        config["CONN_HEALTH_CHECKS"] = True
-        if config["ENGINE"] == "django.db.backends.postgresql":
-            # Checks a reused connection only after it sat idle (shared/postgresql/base.py).
-            config["ENGINE"] = "shared.postgresql"
-            config["OPTIONS"] = {
-                # Parameters bound by the server, so that psycopg prepares a statement the fifth
-                # time a connection runs it: PostgreSQL then stops planning, on every request,
-                # the few queries every request repeats. Off behind a pooler in transaction mode
-                # that cannot keep prepared statements (PgBouncer before 1.21).
-                "server_side_binding": True,
-                "prepare_threshold": 5 if prepared_statements else None,
-            }
-        config["TEST"] = {"NAME": f"test_{config['NAME']}_memory"}
-    return config
-
-
 DATABASES = {
-    "default": _database_config(
+    "default": database_config(
         _config.database_url,
         VAR_DIR / "memory.sqlite3",
+        service="memory",
         prepared_statements=_config.database_prepared_statements,
     )
 }

@@ -6,9 +6,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 from botocore.config import Config as BotocoreConfig
 from django.core.exceptions import ImproperlyConfigured
+
+from shared.databases import database_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -130,36 +131,14 @@ TEMPLATES = [
 ]
 
 
-def database_config(url: str, sqlite_path: Path) -> dj_database_url.DBConfig:
-    """Parse ``DATABASE_URL``; SQLite gets WAL, immediate transactions and a busy timeout."""
-    config = dj_database_url.parse(url or f"sqlite:///{sqlite_path}", conn_max_age=60)
-    if config["ENGINE"] == "django.db.backends.sqlite3":
-        Path(config["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-        config["CONN_MAX_AGE"] = 0
-        config["OPTIONS"] = {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-        config["TEST"] = {"NAME": str(sqlite_path.with_name(f"test_{sqlite_path.name}"))}
-    else:
-        config["CONN_HEALTH_CHECKS"] = True
-        if config["ENGINE"] == "django.db.backends.postgresql":
-            # Checks a reused connection only after it sat idle (shared/postgresql/base.py).
-            config["ENGINE"] = "shared.postgresql"
-            config["OPTIONS"] = {
-                # Parameters bound by the server, so that psycopg prepares a statement the fifth
-                # time a connection runs it: PostgreSQL then stops planning, on every request,
-                # the few queries every request repeats. Off behind a pooler in transaction mode
-                # that cannot keep prepared statements (PgBouncer before 1.21).
-                "server_side_binding": True,
-                "prepare_threshold": 5 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None,
-            }
-        config["TEST"] = {"NAME": f"test_{config['NAME']}_storage"}
-    return config
-
-
-DATABASES = {"default": database_config(env("DATABASE_URL"), VAR_DIR / "storage.sqlite3")}
+DATABASES = {
+    "default": database_config(
+        env("DATABASE_URL"),
+        VAR_DIR / "storage.sqlite3",
+        service="storage",
+        prepared_statements=env_bool("DATABASE_PREPARED_STATEMENTS", True),
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
