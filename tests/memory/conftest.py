@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from memory_service.accounts.models import ApiKey, Membership, Organisation
 from memory_service.accounts.scopes import ALL_SCOPES
+from tests.clients import bearer_client
 from tests.memory.factories import ApiKeyFactory, MembershipFactory, OrganisationFactory
 
 
@@ -32,15 +33,7 @@ def manager_key(org) -> ApiKey:
 @pytest.fixture
 def client_for() -> Callable[[ApiKey | str | None], APIClient]:
     """Return an APIClient that sends ``key`` (an ApiKey or a raw secret) as its Bearer token."""
-
-    def make(key: ApiKey | str | None) -> APIClient:
-        client = APIClient()
-        if key is not None:
-            secret = key if isinstance(key, str) else key.secret  # type: ignore[attr-defined]
-            client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-        return client
-
-    return make
+    return bearer_client
 
 
 @pytest.fixture

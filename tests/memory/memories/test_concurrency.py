@@ -2,44 +2,22 @@
 
 from __future__ import annotations
 
-import multiprocessing
-
 import pytest
-from django.db import connections
-from rest_framework.test import APIClient
 
 from memory_service.memories.models import Memory
 from memory_service.recall.block_encoding import unpack
 from memory_service.recall.models import IndexStats, PostingBlock
+from tests.clients import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TURNS = 20
 
 
-def _post(secret: str, path: str, body: dict, start, results) -> None:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-    start.wait(timeout=60)
-    answer = client.post(path, body, format="json")
-    results.put((answer.status_code, answer.json()))
-    connections.close_all()
-
-
 def post_at_once(secret: str, path: str, bodies: list[dict]) -> list[tuple[int, dict]]:
     """Post each body from its own process, all released together."""
-    connections.close_all()
-    context = multiprocessing.get_context("fork")
-    start, results = context.Barrier(len(bodies)), context.Queue()
-    workers = [
-        context.Process(target=_post, args=(secret, path, body, start, results)) for body in bodies
-    ]
-    for worker in workers:
-        worker.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
-    return outcomes
+    outcomes = race(secret, [("post", path, body) for body in bodies])
+    return [(status, answer) for _, status, answer in outcomes]
 
 
 def learn_at_once(secret: str, messages: list[str]) -> list[tuple[int, dict]]:

@@ -5,14 +5,12 @@ Only PostgreSQL locks rows; SQLite serialises whole transactions, which proves n
 
 from __future__ import annotations
 
-import multiprocessing
-
 import pytest
-from django.db import connection, connections
-from rest_framework.test import APIClient
+from django.db import connection
 
 from memory_service.memories.models import Memory
 from memory_service.tensions.models import Tension
+from tests.clients import race
 from tests.memory.factories import MemoryFactory
 from tests.memory.tensions.factories import TensionFactory
 
@@ -24,36 +22,11 @@ pytestmark = [
 RACERS = 6
 
 
-def _call(secret: str, method: str, path: str, body: dict | None, start, results) -> None:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-    start.wait(timeout=60)
-    answer = getattr(client, method)(path, body, format="json")
-    results.put((path, answer.status_code, answer.json()))
-    connections.close_all()
-
-
-def at_once(secret: str, calls: list[tuple[str, str, dict | None]]) -> list[tuple[str, int, dict]]:
-    """Make each (method, path, body) call from its own process, all released together."""
-    connections.close_all()
-    context = multiprocessing.get_context("fork")
-    start, results = context.Barrier(len(calls)), context.Queue()
-    workers = [
-        context.Process(target=_call, args=(secret, *call, start, results)) for call in calls
-    ]
-    for worker in workers:
-        worker.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
-    return outcomes
-
-
 def test_racing_resolutions_of_one_tension_give_one_success(org, manager_key):
     tension = TensionFactory(organisation=org)
     keeps = [tension.older_id, tension.newer_id, "both"] * (RACERS // 3)
     path = f"/api/v1/tensions/{tension.id}"
-    outcomes = at_once(manager_key.secret, [("post", path, {"keep": keep}) for keep in keeps])
+    outcomes = race(manager_key.secret, [("post", path, {"keep": keep}) for keep in keeps])
     statuses = sorted(status for _, status, _ in outcomes)
     assert statuses == [200] + [400] * (RACERS - 1)
     assert all(b["error"] == "InvalidRequest" for _, status, b in outcomes if status == 400)
@@ -67,7 +40,7 @@ def test_racing_records_of_one_pair_in_either_order_make_one_tension(org, manage
     first, second = MemoryFactory(organisation=org), MemoryFactory(organisation=org)
     orders = [[first.id, second.id], [second.id, first.id]] * (RACERS // 2)
     calls = [("post", "/api/v1/tensions", {"memoryIds": ids}) for ids in orders]
-    outcomes = at_once(manager_key.secret, calls)
+    outcomes = race(manager_key.secret, calls)
     assert [status for _, status, _ in outcomes] == [200] * RACERS
     assert len({body["id"] for _, _, body in outcomes}) == 1
     assert Tension.objects.for_org(org).count() == 1
@@ -82,7 +55,7 @@ def test_resolving_while_a_memory_is_forgotten_never_fails(org, manager_key):
             ("delete", f"/api/v1/memories/{tension.older_id}", None),
         ]
         # Keyed by the endpoint: "tensions" or "memories".
-        outcomes = {path.split("/")[3]: status for path, status, _ in at_once(key, calls)}
+        outcomes = {path.split("/")[3]: status for path, status, _ in race(key, calls)}
         assert outcomes["memories"] == 200
         assert outcomes["tensions"] in (200, 404)
         assert not Tension.objects.filter(pk=tension.id).exists()
