@@ -1,10 +1,11 @@
-"""Serializer pieces every endpoint shares: strict JSON bodies and strict numbers.
+"""Serializer pieces every endpoint shares: strict JSON bodies, strings, numbers, query values.
 
 The same idiom as the memory service's ``serialization`` module: a body refuses fields it does
-not declare, and a typed field (``PositiveIntegerField``) refuses a value of another type
-instead of converting it (``"5"`` is not a size). Where the contract gives a failure its own
-code (INVALID_KEY_NAME, INVALID_FOLDER_NAME, ...), the field is a ``JSONField`` and its
-``validate_<name>`` raises that error; everything else fails as INVALID_PARAMETERS.
+not declare, and a typed field (``StrictCharField``, ``PositiveIntegerField``) refuses a value
+of another type instead of converting it (``"5"`` is not a size). Where the contract gives a
+failure its own code (INVALID_KEY_NAME, INVALID_FOLDER_NAME, ...) or a refusal must name the
+item at fault, the field is a ``JSONField`` and its ``validate_<name>`` raises that error;
+everything else fails as INVALID_PARAMETERS through these typed fields.
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ class PatchBody(StrictBody):
             names = ", ".join(self.fields)
             raise serializers.ValidationError(f"Send at least one of the fields {names}.")
         return attrs
+
+
+class StrictCharField(serializers.CharField):
+    """A string field that refuses numbers and booleans instead of converting them."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, and nothing DRF would read as one ("true", 1, "on")."""
+
+    default_error_messages = {"invalid": "Must be true or false.", "null": "Must be true or false."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
 
 
 class PositiveIntegerField(serializers.IntegerField):

@@ -1,35 +1,17 @@
 """Gunicorn settings for the storage service; bind with -b or GUNICORN_CMD_ARGS."""
 
 import ipaddress
-import multiprocessing
 import os
 
-workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() + 1)))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
-# gthread minus a deadlock in its quick shutdown (SIGINT, SIGQUIT): shared/gunicorn_worker.py
-worker_class = "shared.gunicorn_worker.ThreadWorker"
+from shared.gunicorn_settings import *  # noqa: F403
+
 # Uploads can be slow; a worker streaming a large body must not be killed mid-request.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "300"))
-graceful_timeout = 30
-accesslog = "-"
-# The default access log format has no headers, so Authorization never reaches the log; this
-# logger also drops credential headers from the atoms and redacts signed download links.
-logger_class = "shared.access_log.RedactingLogger"
-errorlog = "-"
-# A request line or header field as long as nginx's large_client_header_buffers (8 KiB) lets
-# through reaches the application, instead of a refusal here that the proxy let pass.
-limit_request_line = 8190
-limit_request_field_size = 8190
-# gunicornc is not used; without this, two services on one host would share one control socket.
-control_socket_disable = True
-# X-Forwarded-Proto (https, from the proxy that holds TLS) is believed from these peers only, and
-# from anything on the unix socket the deploy files bind (deploy/*/nginx.conf). gunicorn's default.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 # Requests without a key (signed download links among them) are rate-limited per address, and
 # behind a proxy every request comes from the proxy's. Naming the header the proxy puts the
 # client's address in (X-Real-IP in deploy/storage/nginx.conf) makes that address REMOTE_ADDR,
-# from a peer believed as above only: anyone else could name any address. Unset (make run): the
-# peer's own address.
+# from a peer FORWARDED_ALLOW_IPS believes only: anyone else could name any address. Unset
+# (make run): the peer's own address.
 _client_address_header = os.environ.get("CLIENT_ADDRESS_HEADER", "")
 
 

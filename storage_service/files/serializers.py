@@ -13,11 +13,12 @@ from storage_service.files.listing import MAX_SEARCH_LENGTH, SORT_FIELDS
 from storage_service.files.models import Category, File
 from storage_service.files.services import MEASURED_METADATA, clean_file_name
 from storage_service.files.sniffing import MIME_TYPE
-from storage_service.ids import is_id
+from storage_service.ids import MAX_ID_LENGTH
 from storage_service.pagination import PageQuerySerializer
-from storage_service.serialization import PatchBody, QueryChoice, QueryText
+from storage_service.serialization import PatchBody, QueryChoice, QueryText, StrictCharField
 
 DOWNLOAD_SALT = "storage.file-download"
+FOLDER_REFUSAL = "Must be a folder id (a string) or null."
 # Free-form, but not a place to store documents: 16 KiB as compact UTF-8 JSON.
 MAX_METADATA_BYTES = 16 * 1024
 
@@ -66,22 +67,30 @@ _SLOT = "slot"
 class FileUpdateSerializer(PatchBody):
     """PATCH /files/{fileId}: ``name``, ``folderId`` (null: the root), ``metadata``."""
 
-    name = serializers.JSONField(required=False, allow_null=True)
-    folderId = serializers.JSONField(required=False, allow_null=True)
+    name = StrictCharField(
+        required=False,
+        trim_whitespace=False,
+        allow_blank=True,
+        error_messages={
+            "invalid": "The name must be a string.",
+            "null": "The name must be a string.",
+        },
+    )
+    folderId = StrictCharField(
+        required=False,
+        allow_null=True,
+        trim_whitespace=False,
+        max_length=MAX_ID_LENGTH,
+        error_messages=dict.fromkeys(("invalid", "blank", "max_length"), FOLDER_REFUSAL),
+    )
+    # Free-form JSON: checked by hand, each refusal naming the key at fault.
     metadata = serializers.JSONField(required=False, allow_null=True)
 
-    def validate_name(self, value: Any) -> str:
-        if not isinstance(value, str):
-            raise serializers.ValidationError("The name must be a string.")
+    def validate_name(self, value: str) -> str:
         try:
             return clean_file_name(value)  # the rules of an upload's name
         except errors.InvalidParameters as error:
             raise serializers.ValidationError(list(error.details.values())) from error
-
-    def validate_folderId(self, value: Any) -> str | None:
-        if value is not None and not is_id(value):
-            raise serializers.ValidationError("Must be a folder id (a string) or null.")
-        return value
 
     def validate_metadata(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):

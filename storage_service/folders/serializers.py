@@ -9,7 +9,13 @@ from storage_service.folders.models import MAX_NAME_LENGTH, Folder
 from storage_service.ids import is_id
 from storage_service.names import forbidden_character
 from storage_service.pagination import PAGE_PARAMETERS, PageQuerySerializer
-from storage_service.serialization import PatchBody, QueryFlag, QueryText, StrictBody
+from storage_service.serialization import (
+    PatchBody,
+    QueryFlag,
+    QueryText,
+    StrictBody,
+    StrictBooleanField,
+)
 
 if TYPE_CHECKING:
     from storage_service.folders.trash import TrashedFolder
@@ -90,19 +96,13 @@ class TrashedFolderSerializer(serializers.BaseSerializer):
         }
 
 
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise serializers.ValidationError("Must be true or false.")
-    return value
-
-
 class FolderBulkDeleteSerializer(StrictBody):
     folderIds = serializers.JSONField(
         allow_null=True, error_messages={"required": "An array of folder ids is required."}
     )
-    force = serializers.JSONField(required=False, allow_null=True)
-    recursive = serializers.JSONField(required=False, allow_null=True)
-    dryRun = serializers.JSONField(required=False, allow_null=True)
+    force = StrictBooleanField(required=False)
+    recursive = StrictBooleanField(required=False)
+    dryRun = StrictBooleanField(required=False)
 
     def validate_folderIds(self, value: Any) -> list[str]:
         if (
@@ -114,8 +114,6 @@ class FolderBulkDeleteSerializer(StrictBody):
                 f"Must be an array of 1 to {MAX_BULK_IDS} folder ids (strings)."
             )
         return value
-
-    validate_force = validate_recursive = validate_dryRun = staticmethod(_flag)
 
 
 class FolderDeleteQuerySerializer(serializers.Serializer):

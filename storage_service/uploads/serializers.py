@@ -8,13 +8,15 @@ from rest_framework import serializers
 from storage_service.clock import iso
 from storage_service.files.models import MAX_NAME_LENGTH
 from storage_service.files.sniffing import mime_essence
-from storage_service.ids import is_id
+from storage_service.ids import MAX_ID_LENGTH
 from storage_service.names import forbidden_character
-from storage_service.serialization import PositiveIntegerField, StrictBody
+from storage_service.serialization import PositiveIntegerField, StrictBody, StrictCharField
 from storage_service.uploads.layout import MAX_PARTS
 from storage_service.uploads.models import MultipartUpload
 
 MAX_ETAG_LENGTH = 128
+MIME_REFUSAL = "Must be a MIME type such as video/mp4."
+FOLDER_REFUSAL = "Must be a folder id (a string)."
 
 
 def normalise_etag(etag: str) -> str:
@@ -22,18 +24,26 @@ def normalise_etag(etag: str) -> str:
     return etag.strip().strip('"').lower()
 
 
+def _text(message: str, *, max_length: int | None = None, **kwargs: Any) -> StrictCharField:
+    """A string as sent (not trimmed) whose every failure of type or length says ``message``."""
+    refusal = {"invalid": message, "blank": message, "max_length": message}
+    return StrictCharField(
+        trim_whitespace=False, max_length=max_length, error_messages=refusal, **kwargs
+    )
+
+
 class UploadStartSerializer(StrictBody):
-    name = serializers.JSONField()
+    name = _text(
+        f"Must be a string of 1 to {MAX_NAME_LENGTH} characters.", max_length=MAX_NAME_LENGTH
+    )
     size = PositiveIntegerField()
-    type = serializers.JSONField(required=False, allow_null=True)
-    folderId = serializers.JSONField(required=False, allow_null=True)
+    type = _text(MIME_REFUSAL, required=False, allow_null=True, allow_blank=True)
+    folderId = _text(
+        FOLDER_REFUSAL, max_length=MAX_ID_LENGTH, required=False, allow_null=True, allow_blank=True
+    )
     partSize = PositiveIntegerField(required=False, allow_null=True)
 
-    def validate_name(self, value: Any) -> str:
-        if not isinstance(value, str):
-            raise serializers.ValidationError("Must be a string.")
-        if not 1 <= len(value) <= MAX_NAME_LENGTH:
-            raise serializers.ValidationError(f"Must be 1 to {MAX_NAME_LENGTH} characters.")
+    def validate_name(self, value: str) -> str:
         if not value.strip() or value in {".", ".."}:
             raise serializers.ValidationError("Must be a file name, not only spaces or dots.")
         if "/" in value or "\\" in value:
@@ -42,29 +52,23 @@ class UploadStartSerializer(StrictBody):
             raise serializers.ValidationError(problem)
         return value
 
-    def validate_type(self, value: Any) -> str | None:
+    def validate_type(self, value: str | None) -> str | None:
         """A MIME type such as ``video/mp4``; parameters (``; charset=...``) are dropped."""
         if value is None:
             return None
-        essence = mime_essence(value) if isinstance(value, str) else None
+        essence = mime_essence(value)
         if essence is None:
-            raise serializers.ValidationError("Must be a MIME type such as video/mp4.")
+            raise serializers.ValidationError(MIME_REFUSAL)
         return essence
 
-    def validate_folderId(self, value: Any) -> str | None:
-        if value not in (None, "") and not is_id(value):
-            raise serializers.ValidationError("Must be a folder id (a string).")
+    def validate_folderId(self, value: str | None) -> str | None:
         return value or None
 
 
 class UploadCompleteSerializer(StrictBody):
-    uploadId = serializers.JSONField()
+    uploadId = _text("Must be an upload id (a string).", max_length=MAX_ID_LENGTH)
+    # Checked by hand: each refusal names the item at fault.
     parts = serializers.JSONField()
-
-    def validate_uploadId(self, value: Any) -> str:
-        if not is_id(value):
-            raise serializers.ValidationError("Must be an upload id (a string).")
-        return value
 
     def validate_parts(self, value: Any) -> list[tuple[int, str]]:
         """Return ``(partNumber, etag)`` pairs in the order given; the service checks them."""
