@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from memory_service import clock
+from shared.strict_fields import StrictCharField as StrictCharField  # one field, both services
 
 
 class TimestampField(serializers.Field):
@@ -39,15 +40,6 @@ class StrictBody(serializers.Serializer):
         if unknown:
             raise serializers.ValidationError(unknown)
         return values
-
-
-class StrictCharField(serializers.CharField):
-    """A string field that refuses numbers and booleans instead of converting them."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class StrictIntegerField(serializers.IntegerField):

@@ -16,6 +16,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from shared.strict_fields import StrictCharField as StrictCharField  # one field, both services
 from storage_service import errors
 
 MAX_UNKNOWN_SHOWN = 20
@@ -44,15 +45,6 @@ class PatchBody(StrictBody):
             names = ", ".join(self.fields)
             raise serializers.ValidationError(f"Send at least one of the fields {names}.")
         return attrs
-
-
-class StrictCharField(serializers.CharField):
-    """A string field that refuses numbers and booleans instead of converting them."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class StrictBooleanField(serializers.BooleanField):

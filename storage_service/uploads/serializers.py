@@ -24,12 +24,10 @@ def normalise_etag(etag: str) -> str:
     return etag.strip().strip('"').lower()
 
 
-def _text(message: str, *, max_length: int | None = None, **kwargs: Any) -> StrictCharField:
+def _text(message: str, **kwargs: Any) -> StrictCharField:
     """A string as sent (not trimmed) whose every failure of type or length says ``message``."""
-    refusal = {"invalid": message, "blank": message, "max_length": message}
-    return StrictCharField(
-        trim_whitespace=False, max_length=max_length, error_messages=refusal, **kwargs
-    )
+    refusal: dict[str, Any] = {"invalid": message, "blank": message, "max_length": message}
+    return StrictCharField(trim_whitespace=False, error_messages=refusal, **kwargs)
 
 
 class UploadStartSerializer(StrictBody):
