@@ -5,10 +5,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from memory_service.accounts.models import Organisation
-from memory_service.memories.listing import decode_cursor, encode_cursor
+from memory_service.pagination import newest_first_page
 from memory_service.tensions.models import STATUSES, Tension
 
 
@@ -23,15 +23,7 @@ def tensions_page(
     tensions = Tension.objects.for_org(org).with_memories().newest_first()
     if status:
         tensions = tensions.filter(status=status)
-    if cursor:
-        # The same cursor as the memory list's: (createdAt, id) of the last record shown.
-        created, tension_id = decode_cursor(cursor)
-        tensions = tensions.filter(
-            Q(created_at__lt=created) | Q(created_at=created, id__lt=tension_id)
-        )
-    page = list(tensions[: limit + 1])
-    next_cursor = encode_cursor(page[limit - 1]) if len(page) > limit else None
-    return page[:limit], next_cursor
+    return newest_first_page(tensions, limit=limit, cursor=cursor)
 
 
 def tension_counts(*, org: Organisation) -> dict[str, int]:
