@@ -73,3 +73,17 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def queries_text(heading: str, queries: list[dict[str, Any]]) -> list[str]:
+    """One case of a plans file: its heading, then each query with its time, SQL and plan."""
+    out = [heading]
+    for query in queries:
+        out += [
+            f"--- {query['ms']:.1f} ms in the service's connection",
+            query["sql"],
+            "",
+            query["plan"],
+            "",
+        ]
+    return out

@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tests.bench import client, seed
+from tests.bench.explain import queries_text
 from tests.bench.seed import Seeded
 from tests.bench.server import (
     ROOT,
@@ -603,18 +604,10 @@ def plans_text(results: Results, cases: list[Case], only: set[str] | None = None
     for case in cases:
         if only is not None and case.what not in only:
             continue
-        queries = results.plans.get(case.key, [])
-        out.append(
+        heading = (
             f"=== {case.what}: p95 {case.p95:.1f} ms over HTTP; listing SQL {case.sql_ms:.1f} ms"
         )
-        for query in queries:
-            out += [
-                f"--- {query['ms']:.1f} ms in the service's connection",
-                query["sql"],
-                "",
-                query["plan"],
-                "",
-            ]
+        out += queries_text(heading, results.plans.get(case.key, []))
     return "\n".join(out) + "\n"
 
 

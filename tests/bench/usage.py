@@ -60,6 +60,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.bench import client, seed
+from tests.bench.explain import queries_text
 from tests.bench.server import (
     ROOT,
     Database,
@@ -1202,15 +1203,8 @@ def plans_text(bench: Bench) -> str:
         if not found:
             continue
         sql = sum(q["ms"] for q in found["queries"])
-        out.append(f"=== {case.what}: p95 {case.p95:.1f} ms over HTTP; SQL {sql:.1f} ms in process")
-        for query in found["queries"]:
-            out += [
-                f"--- {query['ms']:.1f} ms in the service's connection",
-                query["sql"],
-                "",
-                query["plan"],
-                "",
-            ]
+        heading = f"=== {case.what}: p95 {case.p95:.1f} ms over HTTP; SQL {sql:.1f} ms in process"
+        out += queries_text(heading, found["queries"])
     return "\n".join(out) + "\n"
 
 
