@@ -200,6 +200,20 @@ class Gunicorn:
             return ""
 
 
+def migrate_with_bench_key(env: Mapping[str, str], database: Database) -> tuple[str, str]:
+    """Migrate the storage database of ``env`` and give it an organisation "bench" on the
+    production plan with one key; return the organisation's id and the key's secret."""
+    manage(env, "migrate", "--noinput", "-v", "0")
+    secret = manage(
+        env, "createkey", "--org", "bench", "--name", "bench", "--plan", "production"
+    ).splitlines()[-1]
+    with database.connect() as conn:
+        (org_id,) = one_row(
+            conn.execute("SELECT id FROM accounts_organisation WHERE name = 'bench'")
+        )
+    return org_id, secret
+
+
 def _processes() -> Iterator[tuple[int, int]]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit():

@@ -44,7 +44,7 @@ from tests.bench.server import (
     Gunicorn,
     add_server_arguments,
     free_port,
-    manage,
+    migrate_with_bench_key,
     one_row,
     peak_rss_bytes,
     redis_forget,
@@ -221,14 +221,7 @@ class Bench:
     def start(self) -> client.Api:
         env = self.env()
         log("migrating")
-        manage(env, "migrate", "--noinput", "-v", "0")
-        secret = manage(
-            env, "createkey", "--org", "bench", "--name", "bench", "--plan", "production"
-        ).splitlines()[-1]
-        with self.database.connect() as conn:
-            (self.org_id,) = one_row(
-                conn.execute("SELECT id FROM accounts_organisation WHERE name = 'bench'")
-            )
+        self.org_id, secret = migrate_with_bench_key(env, self.database)
         port = free_port()
         self.server = Gunicorn(env, port, self.work / "gunicorn.log")
         log(f"starting gunicorn on 127.0.0.1:{port} ({self.args.workers} workers)")

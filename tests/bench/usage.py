@@ -67,7 +67,7 @@ from tests.bench.server import (
     Gunicorn,
     add_server_arguments,
     free_port,
-    manage,
+    migrate_with_bench_key,
     one_row,
     redis_forget,
     redis_reachable,
@@ -665,14 +665,7 @@ class Bench:
     def setup(self) -> None:
         env = self.env()
         log("migrating")
-        manage(env, "migrate", "--noinput", "-v", "0")
-        secret = manage(
-            env, "createkey", "--org", "bench", "--name", "bench", "--plan", "production"
-        ).splitlines()[-1]
-        with self.database.connect() as conn:
-            (self.org_id,) = one_row(
-                conn.execute("SELECT id FROM accounts_organisation WHERE name = 'bench'")
-            )
+        self.org_id, secret = migrate_with_bench_key(env, self.database)
         self.keys["bench"] = [self.org_id, secret]
         names = ["empty", *self.load_org_names()]
         log(f"creating {len(names)} more organisations with a key each")
