@@ -38,6 +38,7 @@ def captured_sql(run: Callable[[], object]) -> list[dict[str, Any]]:
 
 
 def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
+    import psycopg
     from django.db import connection
 
     from storage_service.accounts.models import Organisation
@@ -55,7 +56,9 @@ def explain(org_id: str, scenarios: dict[str, dict[str, str]]) -> dict[str, list
             with connection.cursor() as cursor:
                 cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {item['sql']}", item["params"])
                 item["plan"] = "\n".join(row[0] for row in cursor.fetchall())
-            with connection.cursor() as cursor:
+            # Server-side binding (settings: prepared statements) has no mogrify: a client-side
+            # cursor on the same connection writes the parameters into the text.
+            with psycopg.ClientCursor(connection.connection) as cursor:
                 item["sql"] = cursor.mogrify(item["sql"], item["params"])
             item["params"] = None
         report[name] = [item for item in captured if "files_file" in item["sql"]]
