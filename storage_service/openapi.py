@@ -40,6 +40,7 @@ from shared.openapi import (
     ref,
 )
 from storage_service import errors
+from storage_service.files import sniffing
 
 # A name's characters (storage_service/names.py): no control characters, line or paragraph
 # separators or direction overrides; files and folders also refuse / and \. Lone surrogates,
@@ -66,7 +67,9 @@ ID = {"type": "string", "minLength": 1, "maxLength": 64}
 IDS = {"type": "array", "items": ID, "minItems": 1, "maxItems": 100}
 COUNT = {"type": "integer", "minimum": 1}
 TIMESTAMP_OR_EMPTY = {"anyOf": [TIMESTAMP, {"type": "string", "maxLength": 0}]}
-MIME_TYPE = {"type": "string", "pattern": r"^[A-Za-z0-9][\w!#$&^.+-]*/[\w!#$&^.+-]+$"}
+# The one MIME pattern (files/sniffing.py), in either case: an upload's type is read lower-cased.
+_ANY_CASE_MIME = sniffing.MIME_TYPE.pattern.replace("a-z", "A-Za-z")
+MIME_TYPE = {"type": "string", "pattern": f"^{_ANY_CASE_MIME}$"}
 
 PERMISSIONS = [
     *("files:read", "files:write", "folders:read", "folders:write"),
