@@ -14,7 +14,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from shared.strict_fields import StrictCharField as StrictCharField  # one field, both services
 from storage_service import errors
@@ -45,6 +47,16 @@ class PatchBody(StrictBody):
             names = ", ".join(self.fields)
             raise serializers.ValidationError(f"Send at least one of the fields {names}.")
         return attrs
+
+
+class NameField(StrictCharField):
+    """A name as sent (not trimmed). ``names.forbidden_character`` judges its characters, NUL
+    and lone surrogates included, so the refusal names the code point, as for every name."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+        ours = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
+        self.validators = [check for check in self.validators if not isinstance(check, ours)]
 
 
 class StrictBooleanField(serializers.BooleanField):

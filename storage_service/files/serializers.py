@@ -15,7 +15,13 @@ from storage_service.files.services import MEASURED_METADATA, clean_file_name
 from storage_service.files.sniffing import MIME_TYPE
 from storage_service.ids import MAX_ID_LENGTH
 from storage_service.pagination import PageQuerySerializer
-from storage_service.serialization import PatchBody, QueryChoice, QueryText, StrictCharField
+from storage_service.serialization import (
+    NameField,
+    PatchBody,
+    QueryChoice,
+    QueryText,
+    StrictCharField,
+)
 
 DOWNLOAD_SALT = "storage.file-download"
 FOLDER_REFUSAL = "Must be a folder id (a string) or null."
@@ -67,9 +73,8 @@ _SLOT = "slot"
 class FileUpdateSerializer(PatchBody):
     """PATCH /files/{fileId}: ``name``, ``folderId`` (null: the root), ``metadata``."""
 
-    name = StrictCharField(
+    name = NameField(
         required=False,
-        trim_whitespace=False,
         allow_blank=True,
         error_messages={
             "invalid": "The name must be a string.",

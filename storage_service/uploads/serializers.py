@@ -10,7 +10,12 @@ from storage_service.files.models import MAX_NAME_LENGTH
 from storage_service.files.sniffing import mime_essence
 from storage_service.ids import MAX_ID_LENGTH
 from storage_service.names import forbidden_character
-from storage_service.serialization import PositiveIntegerField, StrictBody, StrictCharField
+from storage_service.serialization import (
+    NameField,
+    PositiveIntegerField,
+    StrictBody,
+    StrictCharField,
+)
 from storage_service.uploads.layout import MAX_PARTS
 from storage_service.uploads.models import MultipartUpload
 
@@ -31,8 +36,12 @@ def _text(message: str, **kwargs: Any) -> StrictCharField:
 
 
 class UploadStartSerializer(StrictBody):
-    name = _text(
-        f"Must be a string of 1 to {MAX_NAME_LENGTH} characters.", max_length=MAX_NAME_LENGTH
+    name = NameField(
+        max_length=MAX_NAME_LENGTH,
+        error_messages=dict.fromkeys(
+            ("invalid", "blank", "max_length"),
+            f"Must be a string of 1 to {MAX_NAME_LENGTH} characters.",
+        ),
     )
     size = PositiveIntegerField()
     type = _text(MIME_REFUSAL, required=False, allow_null=True, allow_blank=True)
