@@ -155,19 +155,21 @@ def schemathesis(
         *("--phases", "examples,coverage,fuzzing,stateful"),
         *("--max-time", str(args.max_time)),
         *("--seed", str(args.seed)),
-        *("--workers", "2"),
+        # One worker: with two threads CPython 3.11 crashed schemathesis in its own code (ast's
+        # "AST constructor recursion depth mismatch", a KeyError in linecache), both races
+        # between threads; CI failed on it with no finding.
+        *("--workers", "1"),
         *("--request-timeout", "30"),
         "--suppress-health-check=all",
         *("--report", "junit", "--report-dir", str(work / "report")),
     ]
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
         output = done.stdout + done.stderr
         (work / f"schemathesis-{attempt}.txt").write_text(output)
         print("\n".join(output.strip().splitlines()[-12:]))
-        # schemathesis' own crash, not a finding (CPython 3.11 can fail compiling the regular
-        # expressions it builds, "AST constructor recursion depth mismatch"): run it once more.
+        # schemathesis' own crash, not a finding: run it again (at most three runs in all).
         if done.returncode == 0 or "Failures:" in output or "Runtime Error" not in output:
             break
-        print("schemathesis itself failed with no finding; running it once more")
+        print("schemathesis itself failed with no finding; running it again")
     return done.returncode == 0
