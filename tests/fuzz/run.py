@@ -87,6 +87,7 @@ def main(argv: list[str]) -> int:
 
 def fuzz(name: str, service: Service, args: argparse.Namespace) -> bool:
     """Serve ``service``, fuzz it, and check its logs; True when all of it passed."""
+    (ROOT / "var").mkdir(exist_ok=True)  # a fresh clone has none until something runs
     work = Path(tempfile.mkdtemp(prefix=f"fuzz-{name}-", dir=ROOT / "var"))
     database = Database(args.database_admin_url, f"fuzz_{name}_{os.getpid()}")
     namespace = f"fuzz-{name}-{os.getpid()}"
