@@ -16,11 +16,13 @@ def _refusals(reasons: dict[str, str]) -> errors.ApiError:
     return errors.InvalidRequest([errors.issue(name, reason) for name, reason in reasons.items()])
 
 
+def _refusal_response(reasons: dict[str, str]) -> HttpResponse:
+    return error_response(_refusals(reasons))
+
+
 class PathAndQueryGuard(input_guards.PathAndQueryGuard):
-    def refusal(self, reasons: dict[str, str]) -> HttpResponse:
-        return error_response(_refusals(reasons))
+    refusal = staticmethod(_refusal_response)
 
 
 class KnownQueryParameters(input_guards.KnownQueryParameters):
-    def refusal(self, reasons: dict[str, str]) -> Exception:
-        return _refusals(reasons)
+    refusal = staticmethod(_refusals)

@@ -73,11 +73,11 @@ class PathAndQueryGuard:
     """Answer 400 for a NUL in the path or the query string, before a view passes it to the
     database (Django decodes ``%00``; broken UTF-8 it leaves percent-encoded)."""
 
+    # Set by each service: the answer, in its own error shape, to the reasons by name.
+    refusal: Callable[[dict[str, str]], HttpResponse]
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-
-    def refusal(self, reasons: dict[str, str]) -> HttpResponse:
-        raise NotImplementedError
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if "\x00" in request.path:
@@ -97,8 +97,8 @@ class KnownQueryParameters(BasePermission):
     The second permission class, so that a missing key or permission is reported first.
     """
 
-    def refusal(self, reasons: dict[str, str]) -> Exception:
-        raise NotImplementedError
+    # Set by each service: its error, to raise, for the reasons by name.
+    refusal: Callable[[dict[str, str]], Exception]
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         if request.method not in view.allowed_methods:

@@ -21,14 +21,20 @@ from storage_service.multipart import StreamingMultiPartParser
 __all__ = ["JSONBodyParser", "KnownQueryParameters", "PathAndQueryGuard", "UploadParser"]
 
 
+def _refusal_response(reasons: dict[str, str]) -> HttpResponse:
+    return error_response(errors.InvalidParameters(**reasons))
+
+
 class PathAndQueryGuard(input_guards.PathAndQueryGuard):
-    def refusal(self, reasons: dict[str, str]) -> HttpResponse:
-        return error_response(errors.InvalidParameters(**reasons))
+    refusal = staticmethod(_refusal_response)
+
+
+def _refusal_error(reasons: dict[str, str]) -> Exception:
+    return errors.InvalidParameters(**reasons)
 
 
 class KnownQueryParameters(input_guards.KnownQueryParameters):
-    def refusal(self, reasons: dict[str, str]) -> Exception:
-        return errors.InvalidParameters(**reasons)
+    refusal = staticmethod(_refusal_error)
 
 
 class _NamesAsSent(StreamingMultiPartParser):
